@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 
 /** Formats a camera or a client can reasonably send. SVG and PDF are refused: they can reference
  * external files and are not photographs. */
@@ -42,7 +42,7 @@ export interface DecodeOptions {
 /** Reads the header only: cheap validation for uploads before they are stored. */
 export async function probeImage(bytes: Buffer, maxPixels = DEFAULT_MAX_PIXELS): Promise<ImageInfo> {
   if (bytes.length === 0) throw new ImageDecodeError('The file is empty.', 'empty');
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {

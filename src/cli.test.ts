@@ -1,0 +1,59 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+
+describe('vigil CLI', async () => {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-cli-'));
+  afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
+
+  async function run(...argv: string[]) {
+    let out = '';
+    let err = '';
+    const code = await runCli(argv, { env: { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, out: (t) => void (out += t), err: (t) => void (err += t) });
+    return { code, out, err, json: () => JSON.parse(out) };
+  }
+
+  it('creates an account with a token, all features by default', async () => {
+    const r = await run('accounts', 'create', '--email', 'ops@example.com', '--json');
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n')).toHaveLength(1);
+    expect(r.json()).toEqual({ id: expect.any(Number), email: 'ops@example.com', token: expect.stringMatching(/^vgl_/) });
+  });
+
+  it('refuses a duplicate account and an unknown feature with a JSON error', async () => {
+    const dup = await run('accounts', 'create', '--email', 'ops@example.com', '--json');
+    expect(dup.code).toBe(1);
+    expect(dup.json()).toEqual({ error: { code: 'account_exists', message: expect.any(String) } });
+    const bad = await run('accounts', 'create', '--email', 'x@example.com', '--features', 'ocr,teleport', '--json');
+    expect(bad.code).toBe(1);
+    expect(bad.json().error.message).toMatch(/teleport/);
+  });
+
+  it('creates a license shaped as the API shows it', async () => {
+    const r = await run('licenses', 'create', '--account', 'ops@example.com', '--size', '4', '--expires', '2030-05-01', '--va-type', 'genetec', '--json');
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual({
+      id: expect.any(Number), code: expect.stringMatching(/^VA-/), size: 4, va_type: 'genetec',
+      expiration: '2030-05-01T00:00:00.000Z', created: expect.any(String), modified: expect.any(String),
+    });
+    const bad = await run('licenses', 'create', '--account', 'ops@example.com', '--size', '4', '--expires', '2030-02-30', '--json');
+    expect(bad.json().error.code).toBe('invalid_date');
+  });
+
+  it('creates and revokes tokens; a revoked token no longer authenticates', async () => {
+    const { token } = (await run('tokens', 'create', '--account', 'ops@example.com', '--json')).json();
+    expect(token).toMatch(/^vgl_/);
+    expect((await run('tokens', 'revoke', token, '--json')).json()).toEqual({ revoked: true });
+    const again = await run('tokens', 'revoke', token, '--json');
+    expect([again.code, again.json().error.code]).toEqual([1, 'token_not_found']);
+  });
+
+  it('names the bad variable on invalid configuration', async () => {
+    let out = '';
+    const code = await runCli(['migrate', '--json'], { env: { DATA_DIR: dataDir, DATABASE_URL: 'mysql://nope' }, out: (t) => void (out += t), err: () => {} });
+    expect(code).toBe(1);
+    expect(JSON.parse(out).error).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('DATABASE_URL') });
+  });
+});

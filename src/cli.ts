@@ -1,0 +1,170 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError, loadConfig, type Config, type Env } from './config/config.js';
+import { createContainer, type Container } from './container.js';
+import { parseFeatures, FEATURES } from './domain/features.js';
+import { presentLicense } from './http/routes/camera-monitoring/presenters.js';
+import { AppError } from './services/errors.js';
+import { migrateToLatest, openDatabase } from './storage/db/database.js';
+import { VERSION } from './version.js';
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const defaultIo: CliIo = {
+  env: process.env,
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+};
+
+type Overrides = Partial<Record<keyof Env, string>>;
+
+/** Runs one CLI invocation. Every command takes --json and then prints exactly one JSON
+ * document on stdout (on failure: {"error": {"code", "message"}}). Returns the exit code, or
+ * undefined for long-running commands (serve, worker) that keep the process alive. */
+export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number | undefined> {
+  let json = argv.includes('--json');
+  let exitCode: number | undefined = 0;
+  const print = (value: unknown, human: string) => io.out(json ? `${JSON.stringify(value)}\n` : `${human}\n`);
+  const config = (overrides: Overrides = {}) => loadConfig(io.env, overrides);
+  /** Opens the store for one admin command and always closes it. */
+  const withContainer = async <T>(fn: (c: Container) => Promise<T>): Promise<T> => {
+    const c = await createContainer(config());
+    try {
+      return await fn(c);
+    } finally {
+      await c.close();
+    }
+  };
+
+  const program = new Command('vigil')
+    .description('Vigil: self-hosted vision API for vehicle yards, parking and fleet cameras')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: io.out, writeErr: io.err });
+  const jsonOption = () => new Option('--json', 'print one JSON document on stdout');
+
+  program
+    .command('serve')
+    .description('start the HTTP API (and, with role all, the workers)')
+    .addOption(new Option('--role <role>', 'which parts run in this process').choices(['all', 'api', 'worker']))
+    .option('--onprem', 'on-premise plate reader profile (no token, /info/)')
+    .option('--port <port>', 'port to listen on (PORT)')
+    .option('--host <host>', 'address to bind (HOST)')
+    .option('--license-key <key>', 'on-premise license key (LICENSE_KEY)')
+    .option('--max-calls <n>', 'on-premise maximum calls (MAX_CALLS)')
+    .addOption(jsonOption())
+    .action(async (o: { role?: string; onprem?: boolean; port?: string; host?: string; licenseKey?: string; maxCalls?: string }) => {
+      const { serve } = await import('./main.js');
+      await serve(config({
+        ROLE: o.role, PORT: o.port, HOST: o.host, LICENSE_KEY: o.licenseKey, MAX_CALLS: o.maxCalls,
+        VIGIL_PROFILE: o.onprem ? 'onprem' : undefined,
+      }));
+      exitCode = undefined;
+    });
+
+  program
+    .command('worker')
+    .description('run only the background workers (same as serve --role worker)')
+    .addOption(jsonOption())
+    .action(async () => {
+      const { serve } = await import('./main.js');
+      await serve(config({ ROLE: 'worker' }));
+      exitCode = undefined;
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations')
+    .addOption(jsonOption())
+    .action(async () => {
+      const db = openDatabase(config().database);
+      try {
+        const applied = await migrateToLatest(db);
+        print({ applied }, applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date');
+      } finally {
+        await db.destroy();
+      }
+    });
+
+  const accounts = program.command('accounts').description('manage accounts');
+  accounts
+    .command('create')
+    .requiredOption('--email <email>', 'owner e-mail')
+    .option('--features <list>', `comma-separated features (${FEATURES.join(',')})`, FEATURES.join(','))
+    .addOption(jsonOption())
+    .action(async (o: { email: string; features: string }) => {
+      const features = parseFeatures(o.features);
+      const { account, token } = await withContainer((c) => c.accounts.create(o.email, features));
+      print({ id: account.id, email: account.email, token }, `account ${account.id} <${account.email}>\ntoken: ${token}`);
+    });
+
+  const licenses = program.command('licenses').description('manage camera monitoring licenses');
+  licenses
+    .command('create')
+    .requiredOption('--account <email>', 'owner e-mail')
+    .requiredOption('--size <n>', 'maximum number of cameras')
+    .option('--expires <date>', 'expiration day YYYY-MM-DD (default: one year from now)')
+    .option('--va-type <type>', 'integration type', 'api')
+    .addOption(jsonOption())
+    .action(async (o: { account: string; size: string; expires?: string; vaType: string }) => {
+      const expiration = o.expires ? parseDay(o.expires) : new Date(Date.now() + 365 * 86_400_000);
+      const license = await withContainer(async (c) => {
+        const account = await c.accounts.requireByEmail(o.account);
+        return c.licenses.create({ accountId: account.id, size: Number(o.size), expiration, vaType: o.vaType });
+      });
+      print(presentLicense(license), `license ${license.id} ${license.code} (${license.size} cameras, expires ${new Date(license.expiration).toISOString()})`);
+    });
+
+  const tokens = program.command('tokens').description('manage API tokens');
+  tokens
+    .command('create')
+    .requiredOption('--account <email>', 'owner e-mail')
+    .addOption(jsonOption())
+    .action(async (o: { account: string }) => {
+      const token = await withContainer((c) => c.tokens.issueForEmail(o.account));
+      print({ token }, token);
+    });
+  tokens
+    .command('revoke')
+    .argument('<token>', 'the token to revoke')
+    .addOption(jsonOption())
+    .action(async (token: string) => {
+      await withContainer((c) => c.tokens.revoke(token));
+      print({ revoked: true }, 'revoked');
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return 0;
+      if (json) io.out(`${JSON.stringify({ error: { code: err.code, message: err.message } })}\n`);
+      return err.exitCode || 2;
+    }
+    const { code, message } = describeError(err);
+    if (json) io.out(`${JSON.stringify({ error: { code, message } })}\n`);
+    io.err(`vigil: ${message}\n`);
+    json = false;
+    return 1;
+  }
+}
+
+function describeError(err: unknown): { code: string; message: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.message };
+  if (err instanceof ConfigError) return { code: 'invalid_config', message: err.message };
+  return { code: 'error', message: err instanceof Error ? err.message : String(err) };
+}
+
+function parseDay(day: string): Date {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) {
+    throw new AppError(400, 'invalid_date', `Not a date (YYYY-MM-DD): ${day}`);
+  }
+  return date;
+}
+
+export type { Config };

@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded mode', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8080);
+    expect(c.host).toBe('0.0.0.0');
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.publicUrl).toBe('http://localhost:8080');
+    expect(c.database).toEqual({ kind: 'sqlite', file: path.resolve('./data/vigil.db') });
+    expect(c.camera.uploadIntervalSeconds).toBe(900);
+    expect(c.limits.maxUploadBytes).toBe(10 * 1024 * 1024);
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {
+    expect(loadConfig({ PORT: '9000' }).publicUrl).toBe('http://localhost:9000');
+    expect(loadConfig({ PUBLIC_URL: 'https://vigil.example.com/' }).publicUrl).toBe('https://vigil.example.com');
+  });
+
+  it('selects PostgreSQL from DATABASE_URL', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1/vigil' }).database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@127.0.0.1/vigil',
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['LOG_LEVEL', 'loud'],
+  ])('names the bad variable %s=%s', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrowError(new RegExp(`${name}=`));
+  });
+});

@@ -1,0 +1,136 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+const MB = 1024 * 1024;
+
+const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const boolFrom = (def: boolean) =>
+  z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(def ? 'true' : 'false').transform((v) => ['true', '1', 'yes'].includes(v));
+
+/** Every setting Vigil reads from the environment. Defaults are the embedded mode: SQLite and
+ * images under DATA_DIR, jobs in-process. Keep this table and the README's in step. */
+const envSchema = z.object({
+  PORT: intFrom(8080, 0).pipe(z.number().max(65535)),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis://').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  IMAGE_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  IMAGE_URL_TTL_SECONDS: intFrom(7 * 24 * 3600, 60),
+  MAX_IMAGE_PIXELS: intFrom(50_000_000, 1),
+  MAX_UPLOAD_BYTES: intFrom(10 * MB, 1024),
+  PLATE_MAX_UPLOAD_BYTES: intFrom(3 * MB, 1024),
+  CAMERA_UPLOAD_INTERVAL_SECONDS: intFrom(900, 0),
+  UPLOAD_RATE_PER_SECOND: z.coerce.number().positive().default(1),
+  CAMERA_OFFLINE_AFTER_SECONDS: intFrom(3600, 1),
+  ALERT_GROUP_WINDOW_SECONDS: intFrom(60, 0),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().min(3).default('Vigil <vigil@localhost>'),
+  WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100),
+  WEBHOOK_MAX_ATTEMPTS: intFrom(6, 1),
+  WEBHOOK_DISABLE_AFTER_FAILURES: intFrom(20, 1),
+  /** Hosts or CIDR ranges that upload_url and webhooks may reach although private (on-premise). */
+  OUTBOUND_ALLOW: z.string().default(''),
+  WORKER_THREADS: intFrom(Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1),
+  INFERENCE_THREADS: intFrom(os.availableParallelism(), 1),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
+  LICENSE_KEY: z.string().default(''),
+  MAX_CALLS: intFrom(0, 0),
+  SHUTDOWN_GRACE_MS: intFrom(10_000, 0),
+  RUN_MIGRATIONS: boolFrom(true),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  redisUrl: string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+  images: { urlSecret: string | undefined; urlTtlSeconds: number; maxPixels: number };
+  limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadRatePerSecond: number };
+  camera: { uploadIntervalSeconds: number; offlineAfterSeconds: number; alertGroupWindowSeconds: number };
+  mail: { smtpUrl: string | undefined; from: string };
+  webhooks: { timeoutMs: number; maxAttempts: number; disableAfterFailures: number };
+  outboundAllow: string[];
+  workers: { threads: number; inferenceThreads: number };
+  role: Env['ROLE'];
+  profile: Env['VIGIL_PROFILE'];
+  onprem: { licenseKey: string; maxCalls: number };
+  shutdownGraceMs: number;
+  runMigrations: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Builds the one config object. Throws a ConfigError that names each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Record<keyof Env, string>> = {}): Config {
+  const merged = { ...pickDefined(env), ...pickDefined(overrides) };
+  const parsed = envSchema.safeParse(merged);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = String(i.path[0] ?? 'config');
+      return `${name}=${JSON.stringify(merged[name] ?? '')}: ${i.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    database: databaseFrom(e.DATABASE_URL, dataDir),
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    images: { urlSecret: e.IMAGE_URL_SECRET, urlTtlSeconds: e.IMAGE_URL_TTL_SECONDS, maxPixels: e.MAX_IMAGE_PIXELS },
+    limits: {
+      maxUploadBytes: e.MAX_UPLOAD_BYTES,
+      plateMaxUploadBytes: e.PLATE_MAX_UPLOAD_BYTES,
+      uploadRatePerSecond: e.UPLOAD_RATE_PER_SECOND,
+    },
+    camera: {
+      uploadIntervalSeconds: e.CAMERA_UPLOAD_INTERVAL_SECONDS,
+      offlineAfterSeconds: e.CAMERA_OFFLINE_AFTER_SECONDS,
+      alertGroupWindowSeconds: e.ALERT_GROUP_WINDOW_SECONDS,
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
+    },
+    outboundAllow: e.OUTBOUND_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
+    workers: { threads: e.WORKER_THREADS, inferenceThreads: e.INFERENCE_THREADS },
+    role: e.ROLE,
+    profile: e.VIGIL_PROFILE,
+    onprem: { licenseKey: e.LICENSE_KEY, maxCalls: e.MAX_CALLS },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    runMigrations: e.RUN_MIGRATIONS,
+  };
+}
+
+function databaseFrom(url: string | undefined, dataDir: string): Config['database'] {
+  if (!url) return { kind: 'sqlite', file: path.join(dataDir, 'vigil.db') };
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
+    return { kind: 'sqlite', file: file === ':memory:' ? file : path.resolve(file) };
+  }
+  return { kind: 'postgres', url };
+}
+
+function pickDefined(obj: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined && v !== '') out[k] = v;
+  return out;
+}

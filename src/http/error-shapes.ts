@@ -1,0 +1,9 @@
+/** Each API family answers errors in its own shape (see README, "Errors"):
+ * - camera monitoring and everything else: `{"message", "code"}`, the spec's upload error shape;
+ * - recognition (OCR, VIN, trailer, plates): `{"detail", "status_code", "code"}`, the shape the
+ *   existing plate-reader clients parse (their 429 body is exactly this). */
+export type ErrorFamily = 'camera' | 'recognition';
+
+export function errorBody(family: ErrorFamily, status: number, code: string, message: string) {
+  return family === 'recognition' ? { detail: message, status_code: status, code } : { message, code };
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AccountRow } from '../../storage/repositories/account.repository.js';
+import type { TokenService } from '../../services/tokens.service.js';
+import { errors } from '../../services/errors.js';
+import type { Feature } from '../../domain/features.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    account: AccountRow | null;
+  }
+  interface FastifyInstance {
+    /** onRequest hook: 401 unless `Authorization: Token <token>` names an active token. */
+    requireAccount: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+const SCHEME = /^Token\s+(\S+)\s*$/i;
+
+export const authPlugin = fp(async (app: FastifyInstance, opts: { tokens: TokenService }) => {
+  app.decorateRequest('account', null);
+  app.decorate('requireAccount', async (request: FastifyRequest) => {
+    const match = SCHEME.exec(request.headers.authorization ?? '');
+    const account = match?.[1] ? await opts.tokens.authenticate(match[1]) : undefined;
+    if (!account) throw errors.unauthorized();
+    request.account = account;
+  });
+});
+
+/** The authenticated account; only valid on routes behind requireAccount. */
+export function accountOf(request: FastifyRequest): AccountRow {
+  if (!request.account) throw errors.unauthorized();
+  return request.account;
+}
+
+export function requireFeature(account: AccountRow, feature: Feature, message: string): void {
+  if (!account.features.includes(feature)) throw errors.forbidden(message, 'feature_disabled');
+}

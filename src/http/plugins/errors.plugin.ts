@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../../services/errors.js';
+import { ImageDecodeError } from '../../vision/image/decode.js';
+import { errorBody, type ErrorFamily } from '../error-shapes.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    family?: ErrorFamily;
+  }
+}
+
+/** Maps every error to a status and the family's error shape. Unknown errors are 500 with a
+ * generic message: internals stay in the log, never in the response. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    const family = request.routeOptions.config?.family ?? 'camera';
+    const { status, code, message, headers } = classify(err);
+    if (status >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ code, status }, message);
+    void reply.code(status).headers(headers).send(errorBody(family, status, code, message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send(errorBody('camera', 404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+  });
+});
+
+function classify(err: FastifyError | AppError | Error): { status: number; code: string; message: string; headers: Record<string, string> } {
+  if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
+  if (err instanceof ImageDecodeError) return { status: 400, code: `image_${err.reason}`, message: err.message, headers: {} };
+  const fe = err as FastifyError;
+  if (fe.validation) return { status: 400, code: 'invalid_request', message: validationMessage(fe), headers: {} };
+  switch (fe.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+      return { status: 413, code: 'payload_too_large', message: 'The upload is larger than the size limit.', headers: {} };
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 400, code: 'invalid_content_type', message: 'Send the request as multipart/form-data.', headers: {} };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, code: 'invalid_body', message: fe.message, headers: {} };
+  }
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { status: fe.statusCode, code: 'bad_request', message: fe.message, headers: {} };
+  }
+  return { status: 500, code: 'internal_error', message: 'Internal error.', headers: {} };
+}
+
+function validationMessage(err: FastifyError): string {
+  const first = err.validation?.[0];
+  if (!first) return err.message;
+  const where = err.validationContext ?? 'request';
+  const field = first.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (first.params as { missingProperty?: string })?.missingProperty;
+  return `Invalid ${where}${field ? ` field "${field}"` : ''}: ${first.message ?? 'invalid value'}.`;
+}

@@ -1,0 +1,17 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** The OpenAPI document is generated from the route schemas; the reference page is served from
+ * the package's own files (no CDN). */
+export const openapiPlugin = fp(async (app: FastifyInstance, opts: { version: string }) => {
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Vigil API', version: opts.version, description: 'Camera monitoring, text and plate recognition.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <API_TOKEN>' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+});

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
+
+describe('operations endpoints', () => {
+  let t: TestApp;
+  beforeAll(async () => { t = await buildTestApp(); });
+  afterAll(async () => t.close());
+
+  it('GET /healthz answers while the process is alive', async () => {
+    const res = await t.app.inject({ url: '/healthz' });
+    expect([res.statusCode, res.json()]).toEqual([200, { status: 'ok' }]);
+  });
+
+  it('GET /readyz reports each part and turns 503 when one fails', async () => {
+    expect((await t.app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready', checks: { database: 'ok' } });
+    t.container.readiness.set('models', async () => { throw new Error('loading'); });
+    const res = await t.app.inject({ url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'not_ready', checks: { database: 'ok', models: 'loading' } });
+    t.container.readiness.delete('models');
+  });
+
+  it('GET /metrics exposes request durations in Prometheus format', async () => {
+    await t.app.inject({ url: '/healthz' });
+    const res = await t.app.inject({ url: '/metrics' });
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.body).toMatch(/vigil_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} [1-9]/);
+  });
+
+  it('serves an OpenAPI document generated from the route schemas, and a reference page', async () => {
+    const doc = (await t.app.inject({ url: '/openapi.json' })).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths['/v1/camera-monitoring/licenses/'].get.responses['200']).toBeDefined();
+    const page = await t.app.inject({ url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/swagger/i);
+  });
+
+  it('answers unknown routes with 404 in the JSON error shape', async () => {
+    const res = await t.app.inject({ url: '/v1/nothing-here/' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'route_not_found' });
+  });
+});

@@ -1,0 +1,76 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { probeImage } from '../vision/image/decode.js';
+import type { BlobStore } from '../storage/blobs/blob-store.js';
+import type { ImageRepository, ImageRow } from '../storage/repositories/image.repository.js';
+
+export interface StoredImage {
+  id: number;
+  publicId: string;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', tiff: 'image/tiff', gif: 'image/gif', heif: 'image/heif',
+};
+
+/** Stores images and hands out absolute, unguessable, expiring URLs for them that need no API
+ * token (so a webhook receiver or an e-mail can show them). Deleting the image revokes them. */
+export class ImageService {
+  constructor(
+    private readonly images: ImageRepository,
+    private readonly blobs: BlobStore,
+    private readonly options: { publicUrl: string; secret: string; ttlSeconds: number; maxPixels: number },
+  ) {}
+
+  /** Validates (header only) and stores an image under `keyPrefix`. Throws ImageDecodeError. */
+  async store(accountId: number, bytes: Buffer, keyPrefix: string, now = Date.now()): Promise<StoredImage & { width: number; height: number }> {
+    const info = await probeImage(bytes, this.options.maxPixels);
+    const publicId = randomBytes(16).toString('base64url');
+    const ext = info.format === 'jpeg' ? 'jpg' : info.format;
+    const blobKey = `${keyPrefix}/${publicId}.${ext}`;
+    await this.blobs.put(blobKey, bytes);
+    const row = await this.images.create({
+      public_id: publicId, account_id: accountId, blob_key: blobKey, content_type: CONTENT_TYPES[info.format] ?? 'application/octet-stream',
+      byte_size: bytes.length, width: info.width, height: info.height, created_at: now,
+    });
+    return { id: row.id, publicId, width: info.width, height: info.height };
+  }
+
+  async bytesOf(imageId: number): Promise<Buffer | undefined> {
+    const row = await this.images.findById(imageId);
+    return row && this.blobs.get(row.blob_key);
+  }
+
+  url(publicId: string, now = Date.now()): string {
+    const expires = Math.floor(now / 1000) + this.options.ttlSeconds;
+    return `${this.options.publicUrl}/v1/images/${publicId}?expires=${expires}&signature=${this.sign(publicId, expires)}`;
+  }
+
+  async urlOfId(imageId: number | null): Promise<string | null> {
+    if (imageId === null) return null;
+    const row = await this.images.findById(imageId);
+    return row ? this.url(row.public_id) : null;
+  }
+
+  /** The image behind a signed URL, or undefined when the signature is wrong, expired or the
+   * image is gone. */
+  async open(publicId: string, expires: number, signature: string, now = Date.now()): Promise<{ row: ImageRow; bytes: Buffer } | undefined> {
+    if (!Number.isInteger(expires) || expires * 1000 < now) return undefined;
+    const expected = Buffer.from(this.sign(publicId, expires));
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    const row = await this.images.findByPublicId(publicId);
+    if (!row) return undefined;
+    const bytes = await this.blobs.get(row.blob_key);
+    return bytes && { row, bytes };
+  }
+
+  /** Removes images and their bytes. */
+  async remove(rows: Array<Pick<ImageRow, 'id' | 'blob_key'>>): Promise<void> {
+    await this.images.deleteByIds(rows.map((r) => r.id));
+    for (const r of rows) await this.blobs.delete(r.blob_key);
+  }
+
+  private sign(publicId: string, expires: number): string {
+    return createHmac('sha256', this.options.secret).update(`${publicId}.${expires}`).digest('base64url');
+  }
+}

@@ -1,0 +1,25 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { ImagesTable } from '../db/schema.js';
+
+export type ImageRow = Selectable<ImagesTable>;
+
+export class ImageRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(values: Omit<ImageRow, 'id'>): Promise<ImageRow> {
+    return this.db.insertInto('images').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async findByPublicId(publicId: string): Promise<ImageRow | undefined> {
+    return this.db.selectFrom('images').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+  }
+
+  async findById(id: number): Promise<ImageRow | undefined> {
+    return this.db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async deleteByIds(ids: number[]): Promise<void> {
+    if (ids.length > 0) await this.db.deleteFrom('images').where('id', 'in', ids).execute();
+  }
+}
