@@ -1,0 +1,323 @@
+import dns from 'node:dns';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { Agent, request } from 'undici';
+
+/** Why an outbound request was refused or failed. `message` is written for the user: the API
+ * returns it in a 400 (upload_url) or records it on a webhook delivery. */
+export type OutboundErrorReason =
+  | 'invalid_url'
+  | 'forbidden_address'
+  | 'dns_failure'
+  | 'too_many_redirects'
+  | 'too_large'
+  | 'timeout'
+  | 'connection_failed';
+
+export class OutboundError extends Error {
+  override name = 'OutboundError';
+  constructor(readonly reason: OutboundErrorReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export interface SafeFetchOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'HEAD';
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  /** Total time for every hop, headers and body together. */
+  timeoutMs?: number;
+  /** Largest response body accepted; bigger ones fail with reason `too_large`. */
+  maxBytes?: number;
+  /** Redirects followed (each re-checked); 0 returns the 3xx response as is. */
+  maxRedirects?: number;
+}
+
+export interface SafeResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+export interface SafeFetchConfig {
+  /** `config.outboundAllow`: host names (`hooks.internal`, `*.corp.example`), addresses and CIDR ranges. */
+  allow: readonly string[];
+  /** DNS resolution; tests inject one to prove the connection uses the checked address. */
+  resolve?: Resolver;
+  userAgent?: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 5;
+
+/** Cloud metadata endpoints are refused even inside an allowed CIDR range: only naming the
+ * exact address or host in the allow-list opens them. */
+const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254', '168.63.129.16']);
+const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
+
+const IPV4_REASONS: Record<string, string> = {
+  unspecified: 'an unspecified address',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address',
+  loopback: 'a loopback address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  private: 'a private network address',
+};
+const IPV6_REASONS: Record<string, string> = {
+  unspecified: 'an unspecified address',
+  linkLocal: 'a link-local address',
+  multicast: 'a multicast address',
+  loopback: 'a loopback address',
+  uniqueLocal: 'a private network (unique local) address',
+  deprecatedSiteLocal: 'a site-local address',
+};
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+/** The one way Vigil requests a URL a user gave it (webhook targets, `upload_url`): http(s)
+ * only, no loopback/private/link-local/metadata destinations unless allow-listed, the checked
+ * address is the one connected to (no DNS rebinding), redirects re-checked, size and time capped. */
+export class SafeFetch {
+  private readonly allowHosts = new Set<string>();
+  private readonly allowSuffixes: string[] = [];
+  private readonly allowCidrs: Cidr[] = [];
+  private readonly allowExact = new Set<string>();
+  private readonly resolve: Resolver;
+
+  constructor(private readonly config: SafeFetchConfig) {
+    for (const raw of config.allow) this.addAllowEntry(raw);
+    this.resolve = config.resolve ?? ((host) => dns.promises.lookup(host, { all: true, verbatim: true }));
+  }
+
+  /** Checks what can be known without DNS (scheme, literal addresses, metadata names); the API
+   * calls it when a webhook is created. Returns the parsed URL. */
+  checkUrl(raw: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new OutboundError('invalid_url', `"${truncate(raw)}" is not a valid URL.`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new OutboundError('invalid_url', `Only http and https URLs are allowed, not ${url.protocol.replace(/:$/, '')}.`);
+    }
+    const host = hostOf(url);
+    if (!host) throw new OutboundError('invalid_url', 'The URL has no host.');
+    if (this.hostAllowed(host)) return url;
+    if (ipaddr.isValid(host)) {
+      this.checkAddress(host, host);
+    } else if (METADATA_HOSTS.has(host) || host === 'localhost' || host.endsWith('.localhost')) {
+      throw new OutboundError('forbidden_address', `${host} is an internal host name; Vigil does not send requests there.`);
+    }
+    return url;
+  }
+
+  /** Requests `raw` and returns the whole (capped) response, whatever its status. */
+  async fetch(raw: string, options: SafeFetchOptions = {}): Promise<SafeResponse> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    const signal = AbortSignal.timeout(timeoutMs);
+    let url = this.checkUrl(raw);
+    let method: string = options.method ?? 'GET';
+    let body = options.body;
+    let headers: Record<string, string> = { ...(this.config.userAgent ? { 'user-agent': this.config.userAgent } : {}), ...lowerKeys(options.headers) };
+    try {
+      for (let hop = 0; ; hop++) {
+        const res = await this.hop(url, { method, headers, body, signal, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
+        const location = res.headers.location;
+        if (!isRedirect(res.status) || !location || maxRedirects === 0) return res;
+        if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, starting at ${describe(raw)}.`);
+        const next = this.checkUrl(new URL(location, url).toString());
+        // As browsers do: 303, and 301/302 after a POST, continue as a GET without the body.
+        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+          headers = omit(headers, ['content-type', 'content-length']);
+        }
+        // Credentials meant for one origin never travel to another.
+        if (next.origin !== url.origin) headers = omit(headers, ['authorization', 'cookie']);
+        url = next;
+      }
+    } catch (err) {
+      if (err instanceof OutboundError) throw err;
+      if (signal.aborted) throw new OutboundError('timeout', `${describe(raw)} did not answer within ${timeoutMs} ms.`, { cause: err });
+      throw new OutboundError('connection_failed', `Could not reach ${describe(url.toString())}: ${errorText(err)}.`, { cause: err });
+    }
+  }
+
+  private async hop(url: URL, o: { method: string; headers: Record<string, string>; body: Buffer | string | undefined; signal: AbortSignal; maxBytes: number }): Promise<SafeResponse> {
+    const pinned = await this.resolveChecked(url);
+    const headers = { ...o.headers };
+    // Credentials in the URL become a header: undici would not send them.
+    if (url.username || url.password) {
+      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+    }
+    const target = new URL(url);
+    target.username = '';
+    target.password = '';
+    // One agent per hop whose lookup only ever returns the checked addresses: the socket
+    // cannot connect anywhere else, whatever DNS answers by then.
+    const agent = new Agent({ connect: { lookup: pinnedLookup(pinned) }, connections: 1, pipelining: 0 });
+    try {
+      const res = await request(target, { method: o.method as 'GET', headers, body: o.body, signal: o.signal, dispatcher: agent });
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+      const declared = Number(out['content-length']);
+      if (Number.isFinite(declared) && declared > o.maxBytes) {
+        res.body.destroy();
+        throw tooLarge(o.maxBytes);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > o.maxBytes) {
+          res.body.destroy();
+          throw tooLarge(o.maxBytes);
+        }
+        chunks.push(chunk);
+      }
+      return { status: res.statusCode, headers: out, body: Buffer.concat(chunks), url: target.toString() };
+    } finally {
+      void agent.destroy().catch(() => undefined);
+    }
+  }
+
+  /** Resolves the host and checks every address (one forbidden record refuses the host: a name
+   * mixing public and private records is a rebinding attempt). */
+  private async resolveChecked(url: URL): Promise<LookupAddress[]> {
+    const host = hostOf(url);
+    if (ipaddr.isValid(host)) {
+      const addr = ipaddr.parse(host);
+      if (!this.hostAllowed(host)) this.checkAddress(host, host);
+      return [{ address: addr.toString(), family: addr.kind() === 'ipv6' ? 6 : 4 }];
+    }
+    let records: LookupAddress[];
+    try {
+      records = await this.resolve(host);
+    } catch (err) {
+      throw new OutboundError('dns_failure', `The host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? errorText(err)}).`, { cause: err });
+    }
+    if (records.length === 0) throw new OutboundError('dns_failure', `The host ${host} has no address.`);
+    if (!this.hostAllowed(host)) for (const r of records) this.checkAddress(r.address, host);
+    return records.map((r) => ({ address: r.address, family: r.family }));
+  }
+
+  /** Throws unless `address` is public or allow-listed. */
+  private checkAddress(address: string, host: string): void {
+    let addr = ipaddr.parse(address);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    const normalized = addr.toString();
+    if (this.allowExact.has(normalized)) return;
+    const where = host === address ? address : `${host} (${address})`;
+    if (METADATA_ADDRESSES.has(normalized)) {
+      throw new OutboundError('forbidden_address', `${where} is a cloud metadata address; Vigil does not send requests there.`);
+    }
+    if (this.allowCidrs.some(([net, bits]) => net.kind() === addr.kind() && addr.match(net, bits))) return;
+    const why = forbiddenReason(addr);
+    if (why) {
+      throw new OutboundError('forbidden_address', `${where} is ${why}; Vigil only sends requests to public addresses (an administrator can allow it with OUTBOUND_ALLOW).`);
+    }
+  }
+
+  private hostAllowed(host: string): boolean {
+    if (this.allowHosts.has(host) || this.allowSuffixes.some((s) => host.endsWith(s))) return true;
+    if (!ipaddr.isValid(host)) return false;
+    // An address literal passes here only when listed exactly; ranges are checked in checkAddress.
+    let addr = ipaddr.parse(host);
+    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+    return this.allowExact.has(addr.toString());
+  }
+
+  private addAllowEntry(raw: string): void {
+    const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+    if (!entry) return;
+    if (entry.includes('/')) {
+      if (!ipaddr.isValidCIDR(entry)) throw new Error(`OUTBOUND_ALLOW entry "${raw}" is not a valid CIDR range.`);
+      this.allowCidrs.push(ipaddr.parseCIDR(entry));
+    } else if (ipaddr.isValid(entry)) {
+      this.allowExact.add(ipaddr.parse(entry).toString());
+    } else if (/^\*\.[a-z0-9.-]+$/.test(entry)) {
+      this.allowSuffixes.push(entry.slice(1));
+    } else if (/^[a-z0-9_.-]+$/.test(entry)) {
+      this.allowHosts.add(entry.replace(/\.$/, ''));
+    } else {
+      throw new Error(`OUTBOUND_ALLOW entry "${raw}" is not a host name, an IP address or a CIDR range.`);
+    }
+  }
+}
+
+function forbiddenReason(addr: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
+  const range = addr.range();
+  if (addr.kind() === 'ipv4') {
+    if (range === 'unicast') return undefined;
+    return IPV4_REASONS[range] ?? `a reserved address (${range})`;
+  }
+  if (IPV6_REASONS[range]) return IPV6_REASONS[range];
+  // Only global unicast (2000::/3) is public; the rest is special-purpose or embeds an IPv4
+  // address (NAT64, 6to4, Teredo, IPv4-compatible) that could point anywhere.
+  if (range !== 'unicast' || !addr.match(GLOBAL_UNICAST_V6)) return `a special-purpose IPv6 address (${range})`;
+  return undefined;
+}
+
+function pinnedLookup(records: LookupAddress[]) {
+  return (_host: string, options: LookupOptions, callback: (...args: any[]) => void): void => {
+    const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+    const usable = family ? records.filter((r) => r.family === family) : records;
+    if (usable.length === 0) {
+      callback(Object.assign(new Error('no pinned address of the requested family'), { code: 'ENOTFOUND' }));
+    } else if (options.all) {
+      callback(null, usable);
+    } else {
+      callback(null, usable[0]!.address, usable[0]!.family);
+    }
+  };
+}
+
+function hostOf(url: URL): string {
+  return url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+function tooLarge(maxBytes: number): OutboundError {
+  return new OutboundError('too_large', `The response is larger than the ${maxBytes}-byte limit.`);
+}
+
+function lowerKeys(h: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function omit(h: Record<string, string>, keys: string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).filter(([k]) => !keys.includes(k)));
+}
+
+/** A URL as shown in messages: no credentials, no query (it may carry tokens). */
+function describe(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return truncate(raw);
+  }
+}
+
+function truncate(s: string): string {
+  return s.length > 100 ? `${s.slice(0, 100)}...` : s;
+}
+
+function errorText(err: unknown): string {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return e.cause?.code ?? e.code ?? e.cause?.message ?? e.message ?? String(err);
+}
