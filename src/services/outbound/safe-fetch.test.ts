@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpReceiver, type HttpReceiver } from '../../../test/helpers/http-receiver.js';
+import { startHttpReceiver, type HttpReceiver, type Reply } from '../../../test/helpers/http-receiver.js';
 import { OutboundError, SafeFetch } from './safe-fetch.js';
 
 async function refusal(p: Promise<unknown> | (() => unknown)): Promise<OutboundError> {
@@ -20,7 +20,7 @@ describe('SafeFetch', () => {
   let open: SafeFetch;
 
   beforeAll(async () => {
-    rx = await startHttpReceiver((req) => {
+    rx = await startHttpReceiver((req): Reply => {
       if (req.url === '/big') return { body: Buffer.alloc(5000, 1) };
       if (req.url.startsWith('/redirect?to=')) return { status: 302, headers: { location: decodeURIComponent(req.url.slice('/redirect?to='.length)) } };
       if (req.url === '/loop') return { status: 307, headers: { location: '/loop' } };
@@ -148,6 +148,7 @@ describe('SafeFetch', () => {
     expect((await open.fetch(`${rx.url}/big`, { maxBytes: 5000 })).body.length).toBe(5000);
     const err = await refusal(open.fetch(`${rx.url}/big`, { maxBytes: 4999 }));
     expect(err.reason).toBe('too_large');
+    expect((await open.fetch(`${rx.url}/big`, { maxBytes: 100, oversize: 'truncate' })).body.length).toBe(100);
   });
 
   it('caps a chunked response without content-length', async () => {

@@ -27,8 +27,10 @@ export interface SafeFetchOptions {
   body?: Buffer | string;
   /** Total time for every hop, headers and body together. */
   timeoutMs?: number;
-  /** Largest response body accepted; bigger ones fail with reason `too_large`. */
+  /** Largest response body accepted; bigger ones fail with reason `too_large`... */
   maxBytes?: number;
+  /** ...or, with `truncate`, are cut there (when only the status matters, as for webhooks). */
+  oversize?: 'error' | 'truncate';
   /** Redirects followed (each re-checked); 0 returns the 3xx response as is. */
   maxRedirects?: number;
 }
@@ -130,7 +132,7 @@ export class SafeFetch {
     let headers: Record<string, string> = { ...(this.config.userAgent ? { 'user-agent': this.config.userAgent } : {}), ...lowerKeys(options.headers) };
     try {
       for (let hop = 0; ; hop++) {
-        const res = await this.hop(url, { method, headers, body, signal, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES });
+        const res = await this.hop(url, { method, headers, body, signal, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES, truncate: options.oversize === 'truncate' });
         const location = res.headers.location;
         if (!isRedirect(res.status) || !location || maxRedirects === 0) return res;
         if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, starting at ${describe(raw)}.`);
@@ -152,7 +154,7 @@ export class SafeFetch {
     }
   }
 
-  private async hop(url: URL, o: { method: string; headers: Record<string, string>; body: Buffer | string | undefined; signal: AbortSignal; maxBytes: number }): Promise<SafeResponse> {
+  private async hop(url: URL, o: { method: string; headers: Record<string, string>; body: Buffer | string | undefined; signal: AbortSignal; maxBytes: number; truncate: boolean }): Promise<SafeResponse> {
     const pinned = await this.resolveChecked(url);
     const headers = { ...o.headers };
     // Credentials in the URL become a header: undici would not send them.
@@ -170,18 +172,20 @@ export class SafeFetch {
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
       const declared = Number(out['content-length']);
-      if (Number.isFinite(declared) && declared > o.maxBytes) {
+      if (Number.isFinite(declared) && declared > o.maxBytes && !o.truncate) {
         res.body.destroy();
         throw tooLarge(o.maxBytes);
       }
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > o.maxBytes) {
+        if (size + chunk.length > o.maxBytes) {
           res.body.destroy();
-          throw tooLarge(o.maxBytes);
+          if (!o.truncate) throw tooLarge(o.maxBytes);
+          chunks.push(chunk.subarray(0, o.maxBytes - size));
+          break;
         }
+        size += chunk.length;
         chunks.push(chunk);
       }
       return { status: res.statusCode, headers: out, body: Buffer.concat(chunks), url: target.toString() };

@@ -1,0 +1,56 @@
+import type { Config } from '../../config/config.js';
+import type { JobHandlerDefinition, JobQueue } from '../../queue/jobs.js';
+import type { Db } from '../../storage/db/database.js';
+import type { AccountRepository } from '../../storage/repositories/account.repository.js';
+import { WebhookRepository } from '../../storage/repositories/webhook.repository.js';
+import { VERSION } from '../../version.js';
+import type { ImageService } from '../images.service.js';
+import { MailService } from '../mail/mail.service.js';
+import { SafeFetch } from '../outbound/safe-fetch.js';
+import { WebhookService } from '../webhooks/webhook.service.js';
+import type { OnDelivered } from './ports.js';
+
+export interface NotificationsDeps {
+  config: Pick<Config, 'webhooks' | 'mail' | 'outboundAllow'>;
+  db: Db;
+  queue: JobQueue;
+  images: Pick<ImageService, 'bytesOf'>;
+  accounts: Pick<AccountRepository, 'findById' | 'findByEmail'>;
+  onDelivered: OnDelivered;
+}
+
+export interface Notifications {
+  webhooks: WebhookService;
+  mail: MailService;
+  /** The SSRF-safe client for every user-given URL (webhooks, `upload_url`). */
+  fetch: SafeFetch;
+  handlers: { 'webhook.deliver': JobHandlerDefinition; 'mail.send': JobHandlerDefinition };
+  /** Closes the SMTP connection. */
+  close(): void;
+}
+
+/** Builds webhooks, mail and the outbound client from the config. Throws on a malformed
+ * OUTBOUND_ALLOW entry, so a typo stops the process at start rather than opening a hole. */
+export function createNotifications(deps: NotificationsDeps): Notifications {
+  const userAgent = `Vigil/${VERSION}`;
+  const fetch = new SafeFetch({ allow: deps.config.outboundAllow, userAgent });
+  const mail = new MailService({ smtpUrl: deps.config.mail.smtpUrl, from: deps.config.mail.from, queue: deps.queue, onDelivered: deps.onDelivered });
+  const webhooks = new WebhookService({
+    webhooks: new WebhookRepository(deps.db),
+    accounts: deps.accounts,
+    queue: deps.queue,
+    fetch,
+    images: deps.images,
+    mailer: mail,
+    onDelivered: deps.onDelivered,
+    userAgent,
+    ...deps.config.webhooks,
+  });
+  return {
+    webhooks,
+    mail,
+    fetch,
+    handlers: { 'webhook.deliver': webhooks.handler(), 'mail.send': mail.handler() },
+    close: () => mail.close(),
+  };
+}
