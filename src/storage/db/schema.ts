@@ -61,6 +61,125 @@ export interface Database {
   licenses: LicensesTable;
   images: ImagesTable;
   settings: SettingsTable;
+  cameras: CamerasTable;
+  tags: TagsTable;
+  camera_tags: CameraTagsTable;
+  camera_logs: CameraLogsTable;
+  reference_images: ReferenceImagesTable;
+  alerts: AlertsTable;
+  alert_cameras: AlertCamerasTable;
+  jobs: JobsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export type Insertable<T> = { [K in keyof T]: T[K] extends ColumnType<infer _S, infer I, infer _U> ? I : T[K] };
+
+export interface CamerasTable {
+  id: Id;
+  account_id: number;
+  license_id: number;
+  serial: string;
+  name: string;
+  notes: Generated<string>;
+  thresholds: string | null;
+  review_band: number | null;
+  reference_image_id: number | null;
+  latest_status: string | null;
+  latest_log_id: number | null;
+  last_upload_at: Millis | null;
+  created_at: Millis;
+  modified_at: Millis;
+}
+
+export interface TagsTable {
+  id: Id;
+  account_id: number;
+  name: string;
+}
+
+export interface CameraTagsTable {
+  camera_id: number;
+  tag_id: number;
+}
+
+export interface CameraLogsTable {
+  id: Id;
+  camera_id: number;
+  status: string;
+  anomalies: string;
+  scores: string | null;
+  image_id: number | null;
+  detail: string | null;
+  created_at: Millis;
+}
+
+export interface ReferenceImagesTable {
+  id: Id;
+  camera_id: number;
+  image_id: number;
+  created_at: Millis;
+}
+
+export interface AlertsTable {
+  id: Id;
+  account_id: number;
+  license_id: number;
+  sent: Generated<number>;
+  window_closes_at: Millis;
+  dispatched_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface AlertCamerasTable {
+  id: Id;
+  alert_id: number;
+  camera_id: number | null;
+  serial: string;
+  name: string;
+  status: string;
+  anomalies: string;
+  tags: string;
+  snapshot_image_id: number | null;
+  reference_image_id: number | null;
+  created_at: Millis;
+}
+
+export interface JobsTable {
+  id: Id;
+  kind: string;
+  payload: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: Millis;
+  locked_until: Millis | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: Millis;
+  finished_at: Millis | null;
+}
+
+export interface WebhooksTable {
+  id: Id;
+  account_id: number;
+  family: string;
+  url: string;
+  secret: string;
+  active: Generated<number>;
+  consecutive_failures: Generated<number>;
+  created_at: Millis;
+  disabled_at: Millis | null;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Id;
+  webhook_id: number;
+  event: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  succeeded: number;
+  created_at: Millis;
+}

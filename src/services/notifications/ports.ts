@@ -1,0 +1,38 @@
+/** What the rest of Vigil needs from notifications. Implemented by the webhook and mail
+ * services in this folder; alert dispatch, OCR and plate reading depend only on this. */
+
+export const WEBHOOK_FAMILIES = ['camera-monitoring', 'ocr', 'plate-reader'] as const;
+export type WebhookFamily = (typeof WEBHOOK_FAMILIES)[number];
+
+/** What a successful delivery marks as sent (e.g. an alert's `sent` flag). */
+export type DeliveryRef = { kind: 'alert'; id: number };
+
+export interface WebhookNotifier {
+  /** Enqueues one delivery job per active target of the family; returns how many. `body` is
+   * sent as JSON, or with `multipart` as a form with a `json` string field and the image as
+   * `upload` (plate-reader clients ask for that). */
+  notify(
+    accountId: number,
+    family: WebhookFamily,
+    event: string,
+    body: unknown,
+    options?: { ref?: DeliveryRef; multipartImageId?: number },
+  ): Promise<number>;
+}
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Whether SMTP is configured at all. */
+  readonly enabled: boolean;
+  /** Enqueues the message; false when mail is disabled. */
+  enqueue(message: MailMessage, ref?: DeliveryRef): Promise<boolean>;
+}
+
+/** Called after a webhook or e-mail carrying `ref` was delivered. */
+export type OnDelivered = (ref: DeliveryRef) => Promise<void>;
