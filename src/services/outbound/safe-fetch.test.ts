@@ -170,6 +170,11 @@ describe('SafeFetch', () => {
     }
   });
 
+  it('counts a resolver that never answers against the time limit', async () => {
+    const stuck = new SafeFetch({ allow: [], resolve: () => new Promise(() => undefined) });
+    expect((await refusal(stuck.fetch('https://slow-dns.example/', { timeoutMs: 100 }))).reason).toBe('timeout');
+  });
+
   it('reports an unresolvable host and a closed port clearly', async () => {
     const dnsFails = new SafeFetch({ allow: [], resolve: async () => { throw Object.assign(new Error('nope'), { code: 'ENOTFOUND' }); } });
     const err = await refusal(dnsFails.fetch('https://no-such-host.example/'));

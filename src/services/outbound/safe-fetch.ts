@@ -136,7 +136,7 @@ export class SafeFetch {
         const location = res.headers.location;
         if (!isRedirect(res.status) || !location || maxRedirects === 0) return res;
         if (hop >= maxRedirects) throw new OutboundError('too_many_redirects', `More than ${maxRedirects} redirects, starting at ${describe(raw)}.`);
-        const next = this.checkUrl(new URL(location, url).toString());
+        const next = this.checkUrl(resolveLocation(location, url));
         // As browsers do: 303, and 301/302 after a POST, continue as a GET without the body.
         if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
           method = 'GET';
@@ -155,7 +155,7 @@ export class SafeFetch {
   }
 
   private async hop(url: URL, o: { method: string; headers: Record<string, string>; body: Buffer | string | undefined; signal: AbortSignal; maxBytes: number; truncate: boolean }): Promise<SafeResponse> {
-    const pinned = await this.resolveChecked(url);
+    const pinned = await this.resolveChecked(url, o.signal);
     const headers = { ...o.headers };
     // Credentials in the URL become a header: undici would not send them.
     if (url.username || url.password) {
@@ -196,7 +196,7 @@ export class SafeFetch {
 
   /** Resolves the host and checks every address (one forbidden record refuses the host: a name
    * mixing public and private records is a rebinding attempt). */
-  private async resolveChecked(url: URL): Promise<LookupAddress[]> {
+  private async resolveChecked(url: URL, signal: AbortSignal): Promise<LookupAddress[]> {
     const host = hostOf(url);
     if (ipaddr.isValid(host)) {
       const addr = ipaddr.parse(host);
@@ -205,8 +205,10 @@ export class SafeFetch {
     }
     let records: LookupAddress[];
     try {
-      records = await this.resolve(host);
+      // A slow resolver counts against the same time limit as the rest of the request.
+      records = await Promise.race([this.resolve(host), aborted(signal)]);
     } catch (err) {
+      if (signal.aborted) throw err;
       throw new OutboundError('dns_failure', `The host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? errorText(err)}).`, { cause: err });
     }
     if (records.length === 0) throw new OutboundError('dns_failure', `The host ${host} has no address.`);
@@ -283,6 +285,21 @@ function pinnedLookup(records: LookupAddress[]) {
       callback(null, usable[0]!.address, usable[0]!.family);
     }
   };
+}
+
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
+function resolveLocation(location: string, base: URL): string {
+  try {
+    return new URL(location, base).toString();
+  } catch {
+    throw new OutboundError('invalid_url', `The server redirected to an invalid URL: ${truncate(location)}.`);
+  }
 }
 
 function hostOf(url: URL): string {
