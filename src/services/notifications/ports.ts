@@ -8,6 +8,8 @@ export type WebhookFamily = (typeof WEBHOOK_FAMILIES)[number];
 export type DeliveryRef = { kind: 'alert'; id: number };
 
 export interface WebhookNotifier {
+  /** Whether any active target of the family would receive an event. */
+  hasActive(accountId: number, family: WebhookFamily): Promise<boolean>;
   /** Enqueues one delivery job per active target of the family; returns how many. `body` is
    * sent as JSON, or with `multipart` as a form with a `json` string field and the image as
    * `upload` (plate-reader clients ask for that). */

@@ -109,6 +109,11 @@ export class WebhookService implements WebhookNotifier {
     return this.o.webhooks.deliveriesForAccount(accountId, id, Math.max(1, Math.min(limit, DELIVERY_HISTORY)));
   }
 
+  /** Whether any target would receive an event: callers skip building costly payloads. */
+  async hasActive(accountId: number, family: WebhookFamily): Promise<boolean> {
+    return (await this.o.webhooks.listActive(accountId, family)).length > 0;
+  }
+
   async notify(accountId: number, family: WebhookFamily, event: string, body: unknown, options: { ref?: DeliveryRef; multipartImageId?: number } = {}): Promise<number> {
     const targets = await this.o.webhooks.listActive(accountId, family);
     for (const t of targets) {

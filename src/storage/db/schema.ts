@@ -71,6 +71,8 @@ export interface Database {
   jobs: JobsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  usage_counters: UsageCountersTable;
+  quotas: QuotasTable;
 }
 
 export type Insertable<T> = { [K in keyof T]: T[K] extends ColumnType<infer _S, infer I, infer _U> ? I : T[K] };
@@ -182,4 +184,18 @@ export interface WebhookDeliveriesTable {
   error: string | null;
   succeeded: number;
   created_at: Millis;
+}
+
+export interface UsageCountersTable {
+  account_id: number;
+  family: string;
+  /** `YYYY-MM` (UTC). */
+  period: string;
+  calls: Generated<number>;
+}
+
+export interface QuotasTable {
+  account_id: number;
+  family: string;
+  total_calls: number;
 }

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './001-foundation.js';
 import * as cameraMonitoring from './002-camera-monitoring.js';
 import * as webhooks from './003-webhooks.js';
+import * as usage from './005-usage.js';
 
 /** Versioned migrations, applied in key order. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
   '001-foundation': foundation,
   '002-camera-monitoring': cameraMonitoring,
   '003-webhooks': webhooks,
+  '005-usage': usage,
 };
