@@ -136,6 +136,62 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
       print({ revoked: true }, 'revoked');
     });
 
+  const webhooks = program.command('webhooks').description('manage webhook targets');
+  webhooks
+    .command('create')
+    .requiredOption('--account <email>', 'owner e-mail')
+    .requiredOption('--url <url>', 'target URL (http or https)')
+    .option('--family <family>', 'camera-monitoring, ocr or plate-reader', 'camera-monitoring')
+    .addOption(jsonOption())
+    .action(async (o: { account: string; url: string; family: string }) => {
+      const { webhook, secret } = await withContainer((c) => c.notifications.webhooks.createForEmail(o.account, { url: o.url, family: o.family }));
+      print(
+        { id: webhook.id, url: webhook.url, family: webhook.family, active: webhook.active === 1, secret },
+        `webhook ${webhook.id} ${webhook.family} -> ${webhook.url}\nsigning secret: ${secret}`,
+      );
+    });
+
+  const cameras = program.command('cameras').description('camera settings');
+  cameras
+    .command('thresholds')
+    .description('show or set the anomaly thresholds of a camera (scores 0..1)')
+    .requiredOption('--account <email>', 'owner e-mail')
+    .requiredOption('--serial <serial>', 'camera serial')
+    .option('--blur <n>', 'Blur threshold')
+    .option('--obstruction <n>', 'Obstruction threshold')
+    .option('--glare <n>', 'Glare threshold')
+    .option('--position-change <n>', 'Position change threshold')
+    .option('--review-band <n>', 'width of the under_review band below each threshold')
+    .addOption(jsonOption())
+    .action(async (o: { account: string; serial: string; blur?: string; obstruction?: string; glare?: string; positionChange?: string; reviewBand?: string }) => {
+      const result = await withContainer(async (c) => {
+        const account = await c.accounts.requireByEmail(o.account);
+        const camera = await c.camera.cameras.requireBySerial(account.id, o.serial);
+        const thresholds: Record<string, number> = {};
+        for (const [key, value] of [['Blur', o.blur], ['Obstruction', o.obstruction], ['Glare', o.glare], ['Position change', o.positionChange]] as const) {
+          if (value !== undefined) thresholds[key] = Number(value);
+        }
+        return c.camera.cameras.applyThresholds(camera, { thresholds, reviewBand: o.reviewBand === undefined ? undefined : Number(o.reviewBand) });
+      });
+      print({ thresholds: result.thresholds, review_band: result.reviewBand }, JSON.stringify({ ...result.thresholds, review_band: result.reviewBand }));
+    });
+
+  const quota = program.command('quota').description('monthly call allowances');
+  quota
+    .command('set')
+    .requiredOption('--account <email>', 'owner e-mail')
+    .requiredOption('--family <family>', 'ocr, vin, trailer-id or plate-reader')
+    .requiredOption('--total-calls <n>', 'calls allowed per calendar month')
+    .addOption(jsonOption())
+    .action(async (o: { account: string; family: string; totalCalls: string }) => {
+      const totalCalls = Number(o.totalCalls);
+      await withContainer(async (c) => {
+        const account = await c.accounts.requireByEmail(o.account);
+        await c.usage.setTotalCalls(account.id, o.family, totalCalls);
+      });
+      print({ account: o.account, family: o.family, total_calls: totalCalls }, `${o.family}: ${totalCalls} calls per month for ${o.account}`);
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

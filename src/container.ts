@@ -13,6 +13,30 @@ import { AccountService } from './services/accounts.service.js';
 import { ImageService } from './services/images.service.js';
 import { LicenseService } from './services/licenses.service.js';
 import { TokenService } from './services/tokens.service.js';
+import { AlertService } from './services/camera-monitoring/alerts.service.js';
+import { CameraAnalysisService, type AnalyzeJob } from './services/camera-monitoring/analysis.service.js';
+import { CamerasService } from './services/camera-monitoring/cameras.service.js';
+import { OfflineSweepService } from './services/camera-monitoring/offline.service.js';
+import { CameraUploadService } from './services/camera-monitoring/upload.service.js';
+import { createNotifications } from './services/notifications/index.js';
+import type { DeliveryRef } from './services/notifications/ports.js';
+import { MemoryRateLimiter, type RateLimiter } from './services/rate-limiter.js';
+import { assertHandlersComplete } from './queue/jobs.js';
+import { SqlJobQueue, SqlJobRunner } from './queue/sql-job-queue.js';
+import { AlertRepository } from './storage/repositories/alert.repository.js';
+import { CameraLogRepository } from './storage/repositories/camera-log.repository.js';
+import { CameraRepository } from './storage/repositories/camera.repository.js';
+import { PooledCameraAnalyzer } from './vision/runtime/camera-analyzer.pool.js';
+import type { CameraAnalyzer } from './services/camera-monitoring/camera-analyzer.port.js';
+import { OcrService } from './services/recognition/ocr.service.js';
+import type { TextRecognizer } from './services/recognition/text-recognizer.port.js';
+import { UsageService } from './services/usage.service.js';
+import { UsageRepository } from './storage/repositories/usage.repository.js';
+import { PooledTextRecognizer } from './vision/runtime/text-recognizer.pool.js';
+import { PooledPlateReader } from './vision/runtime/plate-reader.pool.js';
+import { PlateService } from './services/recognition/plate.service.js';
+import type { PlateReader } from './services/recognition/plate-reader.port.js';
+import type { AccountRow } from './storage/repositories/account.repository.js';
 
 /** Everything a process needs, wired once from the config. Each service gets only what it uses. */
 export interface Container {
@@ -22,6 +46,24 @@ export interface Container {
   tokens: TokenService;
   licenses: LicenseService;
   images: ImageService;
+  queue: SqlJobQueue;
+  runner: SqlJobRunner;
+  rateLimiter: RateLimiter;
+  camera: {
+    uploads: CameraUploadService;
+    cameras: CamerasService;
+    alerts: AlertService;
+    analysis: CameraAnalysisService;
+    offline: OfflineSweepService;
+  };
+  notifications: ReturnType<typeof createNotifications>;
+  usage: UsageService;
+  ocr: OcrService;
+  plates: PlateService;
+  /** The account every on-premise call acts as (created on first use). */
+  onpremAccount(): Promise<AccountRow>;
+  /** Starts the background side: job runner and the offline scheduler (roles all, worker). */
+  startWorkers(): void;
   /** Named readiness checks for /readyz; each throws when its part is not ready. */
   readiness: Map<string, () => Promise<void>>;
   close(): Promise<void>;
@@ -31,7 +73,16 @@ export class UnmigratedSchemaError extends Error {
   override name = 'UnmigratedSchemaError';
 }
 
-export async function createContainer(config: Config): Promise<Container> {
+export interface ContainerOverrides {
+  /** Tests and benchmarks may swap the analyzer (e.g. to make it fail on purpose). */
+  analyzer?: CameraAnalyzer;
+  recognizer?: TextRecognizer;
+  plateReader?: PlateReader;
+  /** Delay before job retry number n (tests shorten it). */
+  retryBackoff?: (attempt: number) => number;
+}
+
+export async function createContainer(config: Config, overrides: ContainerOverrides = {}): Promise<Container> {
   const db = openDatabase(config.database);
   try {
     if (config.runMigrations) await migrateToLatest(db);
@@ -53,19 +104,108 @@ export async function createContainer(config: Config): Promise<Container> {
   const readiness = new Map<string, () => Promise<void>>([['database', async () => void (await sql`select 1`.execute(db))]]);
   const closers: Array<() => Promise<void>> = [];
 
+  const images = new ImageService(new ImageRepository(db), blobs, {
+    publicUrl: config.publicUrl, secret, ttlSeconds: config.images.urlTtlSeconds, maxPixels: config.images.maxPixels,
+  });
+  const licenses = new LicenseService(new LicenseRepository(db));
+  const queue = new SqlJobQueue(db);
+  const cameraRepo = new CameraRepository(db);
+  const logRepo = new CameraLogRepository(db);
+  const alertRepo = new AlertRepository(db);
+
+  // Notifications mark alerts sent through this callback; alerts are built below.
+  let alerts: AlertService | undefined;
+  const notifications = createNotifications({
+    config, db, queue, images, accounts: accountRepo,
+    onDelivered: async (ref: DeliveryRef) => { if (ref.kind === 'alert') await alerts?.markSent(ref.id); },
+  });
+  alerts = new AlertService(alertRepo, cameraRepo, accountRepo, images, queue, { webhooks: notifications.webhooks, mail: notifications.mail }, {
+    groupWindowSeconds: config.camera.alertGroupWindowSeconds,
+  });
+  closers.push(async () => notifications.close());
+  const analyzer = overrides.analyzer ?? new PooledCameraAnalyzer(config.workers.threads);
+  if (analyzer instanceof PooledCameraAnalyzer) closers.push(() => analyzer.close());
+  const analysis = new CameraAnalysisService(cameraRepo, logRepo, images, alerts, analyzer);
+  const offline = new OfflineSweepService(db, cameraRepo, logRepo, alerts, { offlineAfterSeconds: config.camera.offlineAfterSeconds });
+  const alertService = alerts;
+  const usage = new UsageService(new UsageRepository(db));
+  const recognizer = overrides.recognizer ?? new PooledTextRecognizer(config.workers.threads);
+  if (recognizer instanceof PooledTextRecognizer) closers.push(() => recognizer.close());
+  const ocr = new OcrService(recognizer, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels });
+  const plateReader = overrides.plateReader ?? new PooledPlateReader(config.workers.threads);
+  if (plateReader instanceof PooledPlateReader) closers.push(() => plateReader.close());
+  const plates = new PlateService(plateReader, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels });
+  let onprem: Promise<AccountRow> | undefined;
+  const onpremAccount = () => (onprem ??= ensureOnpremAccount(accountRepo, usage, config.onprem.maxCalls));
+
+  const handlers = {
+    'camera.analyze': {
+      run: (p: unknown) => analysis.run(p as AnalyzeJob),
+      onRetry: (p: unknown, err: Error) => analysis.markPendingRetry(p as AnalyzeJob, err),
+      onGiveUp: (p: unknown, err: Error) => analysis.markGivenUp(p as AnalyzeJob, err),
+    },
+    'alert.dispatch': { run: (p: unknown) => alertService.dispatch((p as { alertId: number }).alertId) },
+    ...notifications.handlers,
+  };
+  assertHandlersComplete(handlers);
+  const runner = new SqlJobRunner(db, queue, handlers, {
+    concurrency: config.workers.threads + 2,
+    backoff: overrides.retryBackoff,
+    onError: (err, kind) => console.error(`[vigil] job ${kind} failed:`, err instanceof Error ? err.message : err),
+  });
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let started = false;
+
   return {
     config,
     db,
     tokens,
     accounts: new AccountService(accountRepo, tokens),
-    licenses: new LicenseService(new LicenseRepository(db)),
-    images: new ImageService(new ImageRepository(db), blobs, {
-      publicUrl: config.publicUrl, secret, ttlSeconds: config.images.urlTtlSeconds, maxPixels: config.images.maxPixels,
-    }),
+    licenses,
+    images,
+    queue,
+    runner,
+    rateLimiter: new MemoryRateLimiter(),
+    notifications,
+    usage,
+    ocr,
+    plates,
+    onpremAccount,
+    camera: {
+      uploads: new CameraUploadService(db, images, queue, { intervalSeconds: config.camera.uploadIntervalSeconds, maxPixels: config.images.maxPixels }),
+      cameras: new CamerasService(licenses, cameraRepo, logRepo, images, { maxPixels: config.images.maxPixels }),
+      alerts: alertService,
+      analysis,
+      offline,
+    },
+    startWorkers() {
+      if (started) return;
+      started = true;
+      runner.start();
+      // Check for silent cameras several times per offline period (at most once a minute).
+      const every = Math.min(60_000, Math.max(1000, (config.camera.offlineAfterSeconds * 1000) / 4));
+      sweepTimer = setInterval(() => void offline.sweep().catch((err) => console.error('[vigil] offline sweep failed:', err)), every);
+      sweepTimer.unref();
+      closers.push(async () => {
+        clearInterval(sweepTimer);
+        await runner.stop();
+      });
+    },
     readiness,
     async close() {
       for (const close of closers.reverse()) await close();
       await db.destroy();
     },
   };
+}
+
+/** On-premise calls have no token: they all count against one local account, whose monthly
+ * allowance is MAX_CALLS (0: no limit). Its plate-reader webhooks are the installation's. */
+export const ONPREM_EMAIL = 'onprem@localhost';
+
+async function ensureOnpremAccount(accounts: AccountRepository, usage: UsageService, maxCalls: number): Promise<AccountRow> {
+  const account = (await accounts.findByEmail(ONPREM_EMAIL)) ?? (await accounts.create(ONPREM_EMAIL, ['plate-reader']).catch(async () => (await accounts.findByEmail(ONPREM_EMAIL))!));
+  await usage.setTotalCalls(account.id, 'plate-reader', maxCalls > 0 ? maxCalls : 2_147_483_647);
+  return account;
 }

@@ -3,9 +3,18 @@ import { createContainer } from './container.js';
 import { buildApp } from './http/app.js';
 import { listen } from './http/server.js';
 
-/** `vigil serve`: the HTTP API, and in role `all` or `worker` the background workers. */
+/** `vigil serve`: the HTTP API (roles all and api) and the background workers (roles all and
+ * worker). A worker-only process opens no port. */
 export async function serve(config: Config): Promise<void> {
   const container = await createContainer(config);
+  if (config.role !== 'api') container.startWorkers();
+  if (config.role === 'worker') {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => void container.close().then(() => process.exit(0), () => process.exit(1)));
+    }
+    console.error(JSON.stringify({ level: 30, msg: 'vigil worker started', database: config.database.kind }));
+    return;
+  }
   const app = await buildApp(container);
   const { url } = await listen(app, {
     port: config.port,

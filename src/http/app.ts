@@ -1,4 +1,5 @@
 import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
@@ -11,6 +12,10 @@ import { openapiPlugin } from './plugins/openapi.plugin.js';
 import { cameraMonitoringRoutes } from './routes/camera-monitoring/index.js';
 import { imageRoutes } from './routes/images/images.routes.js';
 import { opsRoutes } from './routes/ops/ops.routes.js';
+import { ocrRoutes } from './routes/recognition/ocr.routes.js';
+import { onpremInfoRoutes } from './routes/recognition/onprem.routes.js';
+import { plateRoutes } from './routes/recognition/plates.routes.js';
+import { webhookRoutes } from './routes/webhooks/webhooks.routes.js';
 
 export interface BuildAppOptions {
   logger?: boolean;
@@ -35,13 +40,39 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 
   await app.register(errorsPlugin);
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] });
+  // Some recognition clients post urlencoded forms (base64 image in `upload`).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    const fields: Record<string, string[]> = {};
+    for (const [k, v] of new URLSearchParams(body as string)) (fields[k] ??= []).push(v);
+    done(null, fields);
+  });
+  await app.register(multipart, { limits: { fileSize: config.limits.maxUploadBytes, files: 4, fields: 32, parts: 40 } });
   await app.register(metricsPlugin, { registry: new Registry() });
   await app.register(openapiPlugin, { version: VERSION });
   await app.register(authPlugin, { tokens: container.tokens });
 
   await app.register(opsRoutes, { container });
   await app.register(imageRoutes, { images: container.images });
+  const plateOptions = {
+    prefix: '/v1', plates: container.plates, usage: container.usage, fetch: container.notifications.fetch, limiter: container.rateLimiter,
+    maxUploadBytes: config.limits.plateMaxUploadBytes, ratePerSecond: config.limits.recognitionRatePerSecond,
+  };
+  if (config.profile === 'onprem') {
+    // The on-premise server: the plate reader without tokens, and /info/.
+    const onprem = { account: () => container.onpremAccount(), maxCalls: config.onprem.maxCalls };
+    await app.register(plateRoutes, { ...plateOptions, onprem });
+    await app.register(onpremInfoRoutes, {
+      ...onprem, usage: container.usage, webhooks: container.notifications.webhooks, licenseKey: config.onprem.licenseKey,
+    });
+    return app;
+  }
   await app.register(cameraMonitoringRoutes, { container });
+  await app.register(webhookRoutes, { prefix: '/v1', webhooks: container.notifications.webhooks });
+  await app.register(ocrRoutes, {
+    prefix: '/v1', ocr: container.ocr, usage: container.usage, fetch: container.notifications.fetch, limiter: container.rateLimiter,
+    maxUploadBytes: config.limits.maxUploadBytes, ratePerSecond: config.limits.recognitionRatePerSecond,
+  });
+  await app.register(plateRoutes, plateOptions);
   return app;
 }
 

@@ -97,14 +97,15 @@ export class SqlJobRunner {
     if (this.running > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
   }
 
-  /** Resolves when no job is due or running (tests and benchmarks use it). */
-  async drain(timeoutMs = 30_000): Promise<void> {
+  /** Resolves when no job is running or due within `horizonMs` (tests and benchmarks use it;
+   * jobs scheduled further ahead, such as alerts waiting for their window, are left). */
+  async drain(timeoutMs = 30_000, horizonMs = 0): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       const due = await this.db
         .selectFrom('jobs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where((eb) => eb.or([eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', Date.now())]), eb('status', '=', 'running')]))
+        .where((eb) => eb.or([eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', Date.now() + horizonMs)]), eb('status', '=', 'running')]))
         .executeTakeFirstOrThrow();
       if (Number(due.n) === 0 && this.running === 0) return;
       this.pump();

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../../container.js';
+import { alertRoutes } from './alerts.routes.js';
+import { cameraRoutes } from './cameras.routes.js';
 import { licenseRoutes } from './licenses.routes.js';
+import { uploadRoutes } from './upload.routes.js';
 
 /** The spec writes `camera-monitoring`; the public service and its clients use `vision-alert`.
  * Both prefixes serve identical routes. */
@@ -15,6 +18,9 @@ export async function cameraMonitoringRoutes(app: FastifyInstance, opts: { conta
           route.config = { ...(route.config as object), family: 'camera' };
         });
         await family.register(licenseRoutes, { licenses: c.licenses });
+        await family.register(uploadRoutes, { uploads: c.camera.uploads, maxUploadBytes: c.config.limits.maxUploadBytes, ratePerSecond: c.config.limits.uploadRatePerSecond, limiter: c.rateLimiter });
+        await family.register(cameraRoutes, { cameras: c.camera.cameras, images: c.images, maxUploadBytes: c.config.limits.maxUploadBytes });
+        await family.register(alertRoutes, { alerts: c.camera.alerts, licenses: c.licenses });
       },
       { prefix },
     );

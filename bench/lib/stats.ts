@@ -1,0 +1,17 @@
+/** Small statistics helpers shared by the benchmarks. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+export const median = (values: number[]) => percentile(values, 50);
+
+export const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+
+/** Parses `--name value` flags. */
+export function flag(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}

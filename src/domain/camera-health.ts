@@ -1,0 +1,38 @@
+/** The four camera health anomalies, their thresholds and how scores become a status.
+ * Scores are in 0..1; a score at or above its threshold is an anomaly, one within the review
+ * band just below it asks a person to look. */
+
+export const ANOMALY_KEYS = ['Blur', 'Obstruction', 'Glare', 'Position change'] as const;
+export type AnomalyKey = (typeof ANOMALY_KEYS)[number];
+export type AnomalyScores = Record<AnomalyKey, number>;
+export type Thresholds = Record<AnomalyKey, number>;
+
+/** Defaults; see bench/camera-accuracy.ts for the measurement they come from. */
+export const DEFAULT_THRESHOLDS: Thresholds = {
+  Blur: 0.5,
+  Obstruction: 0.5,
+  Glare: 0.5,
+  'Position change': 0.5,
+};
+
+export const DEFAULT_REVIEW_BAND = 0.1;
+
+export type HealthStatus = 'normal' | 'anomaly' | 'under_review';
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export function classifyScores(
+  scores: AnomalyScores,
+  thresholds: Thresholds = DEFAULT_THRESHOLDS,
+  reviewBand = DEFAULT_REVIEW_BAND,
+): { status: HealthStatus; anomalies: Partial<AnomalyScores> } {
+  const anomalies: Partial<AnomalyScores> = {};
+  let review = false;
+  for (const key of ANOMALY_KEYS) {
+    const score = scores[key];
+    if (score >= thresholds[key]) anomalies[key] = round3(score);
+    else if (score >= thresholds[key] - reviewBand) review = true;
+  }
+  const status: HealthStatus = Object.keys(anomalies).length > 0 ? 'anomaly' : review ? 'under_review' : 'normal';
+  return { status, anomalies };
+}

@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { STATUS_FILTERS } from '../../../domain/camera-status.js';
+import type { CamerasService } from '../../../services/camera-monitoring/cameras.service.js';
+import type { ImageService } from '../../../services/images.service.js';
+import { readMultipart } from '../../multipart.js';
+import { accountOf } from '../../plugins/auth.plugin.js';
+import { presentCamera, presentLog } from './presenters.js';
+import { dayRange, DEFAULT_PAGE_SIZE } from './query.js';
+import { Camera, CameraLog, CameraParams, Day, ErrorMessage, LicenseParams, Message, Paging } from './schemas.js';
+
+const StatusFilter = Type.Union(STATUS_FILTERS.map((s) => Type.Literal(s)));
+const secured = { tags: ['camera-monitoring'], security: [{ token: [] }] };
+
+export async function cameraRoutes(app: FastifyInstance, opts: { cameras: CamerasService; images: ImageService; maxUploadBytes: number }) {
+  app.get(
+    '/:license_id/cameras/',
+    {
+      onRequest: app.requireAccount,
+      schema: {
+        ...secured,
+        summary: 'List the cameras of a license, in registration order',
+        params: LicenseParams,
+        querystring: Type.Object({ status: Type.Optional(StatusFilter), ...Paging }),
+        response: { 200: Type.Array(Camera), 400: ErrorMessage, 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage },
+      },
+    },
+    async (request) => {
+      const { license_id } = request.params as { license_id: number };
+      const q = request.query as { status?: string; limit?: number; offset?: number };
+      const cameras = await opts.cameras.list(accountOf(request).id, license_id, q);
+      return cameras.map(presentCamera);
+    },
+  );
+
+  app.get(
+    '/:license_id/cameras/:serial/logs/',
+    {
+      onRequest: app.requireAccount,
+      schema: {
+        ...secured,
+        summary: 'List the logs of a camera, most recent first',
+        params: CameraParams,
+        querystring: Type.Object({
+          start: Type.Optional(Day),
+          end: Type.Optional(Day),
+          status: Type.Optional(StatusFilter),
+          ...Paging,
+        }),
+        response: { 200: Type.Array(CameraLog), 400: ErrorMessage, 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage },
+      },
+    },
+    async (request) => {
+      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const q = request.query as { start?: string; end?: string; status?: string; limit?: number; offset?: number };
+      const range = dayRange(q.start, q.end);
+      const { camera, logs } = await opts.cameras.logs(accountOf(request).id, license_id, serial, {
+        ...range, status: q.status, limit: q.limit ?? DEFAULT_PAGE_SIZE, offset: q.offset ?? 0,
+      });
+      return Promise.all(logs.map(async (log) => presentLog(log, camera, await opts.images.urlOfId(log.image_id))));
+    },
+  );
+
+  app.delete(
+    '/:license_id/cameras/:serial/',
+    {
+      onRequest: app.requireAccount,
+      schema: { ...secured, summary: 'Delete a camera with its logs and images', params: CameraParams, response: { 204: Type.Null(), 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage } },
+    },
+    async (request, reply) => {
+      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      await opts.cameras.delete(accountOf(request).id, license_id, serial);
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/:license_id/cameras/:serial/reference/',
+    {
+      onRequest: app.requireAccount,
+      schema: {
+        ...secured,
+        summary: 'Get the current reference image URL',
+        params: CameraParams,
+        response: { 200: Type.Object({ reference_image: Type.Union([Type.String(), Type.Null()]) }), 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage },
+      },
+    },
+    async (request) => {
+      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      return { reference_image: await opts.cameras.referenceUrl(accountOf(request).id, license_id, serial) };
+    },
+  );
+
+  app.post(
+    '/:license_id/cameras/:serial/reference/',
+    {
+      onRequest: app.requireAccount,
+      schema: {
+        ...secured,
+        summary: 'Replace the reference image (earlier ones are kept for historical alerts)',
+        params: CameraParams,
+        consumes: ['multipart/form-data'],
+        response: { 201: Message, 400: ErrorMessage, 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage, 413: ErrorMessage },
+      },
+    },
+    async (request, reply) => {
+      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const account = accountOf(request);
+      // Ownership first: a stranger learns nothing from how we treat their body.
+      await opts.cameras.require(account.id, license_id, serial);
+      const form = await readMultipart(request, opts.maxUploadBytes);
+      await opts.cameras.setReference(account.id, license_id, serial, form.files.get('upload')?.bytes);
+      return reply.code(201).send({ message: 'Reference image updated.' });
+    },
+  );
+
+  const ThresholdsBody = Type.Object({
+    thresholds: Type.Optional(Type.Record(Type.String(), Type.Number())),
+    review_band: Type.Optional(Type.Union([Type.Number({ minimum: 0, exclusiveMaximum: 1 }), Type.Null()])),
+  });
+  const ThresholdsReply = Type.Object({ thresholds: Type.Record(Type.String(), Type.Number()), review_band: Type.Number() });
+
+  app.get(
+    '/:license_id/cameras/:serial/thresholds/',
+    {
+      onRequest: app.requireAccount,
+      schema: { ...secured, summary: 'Anomaly thresholds of a camera (Vigil extension)', params: CameraParams, response: { 200: ThresholdsReply, 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage } },
+    },
+    async (request) => {
+      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const t = await opts.cameras.thresholds(accountOf(request).id, license_id, serial);
+      return { thresholds: t.thresholds, review_band: t.reviewBand };
+    },
+  );
+
+  app.put(
+    '/:license_id/cameras/:serial/thresholds/',
+    {
+      onRequest: app.requireAccount,
+      schema: { ...secured, summary: 'Set anomaly thresholds of a camera (Vigil extension)', params: CameraParams, body: ThresholdsBody, response: { 200: ThresholdsReply, 400: ErrorMessage, 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage } },
+    },
+    async (request) => {
+      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const body = request.body as { thresholds?: Record<string, number>; review_band?: number | null };
+      const t = await opts.cameras.setThresholds(accountOf(request).id, license_id, serial, { thresholds: body.thresholds, reviewBand: body.review_band });
+      return { thresholds: t.thresholds, review_band: t.reviewBand };
+    },
+  );
+}

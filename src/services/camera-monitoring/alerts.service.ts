@@ -1,0 +1,112 @@
+import { alertFor, statusLabel, type LogStatus } from '../../domain/camera-status.js';
+import type { AccountRepository } from '../../storage/repositories/account.repository.js';
+import type { AlertCameraRow, AlertFilter, AlertRepository, AlertRow } from '../../storage/repositories/alert.repository.js';
+import type { CameraRepository, CameraRow } from '../../storage/repositories/camera.repository.js';
+import type { JobQueue } from '../../queue/jobs.js';
+import type { ImageService } from '../images.service.js';
+import type { Mailer, WebhookNotifier } from '../notifications/ports.js';
+
+export interface CameraChange {
+  camera: CameraRow;
+  status: LogStatus;
+  anomalies: Record<string, number>;
+  snapshotImageId: number | null;
+}
+
+/** Raises alerts on status changes, groups changes of one license within a window into one
+ * alert, and sends each alert by webhook and e-mail when its window closes. */
+export class AlertService {
+  constructor(
+    private readonly alerts: AlertRepository,
+    private readonly cameras: CameraRepository,
+    private readonly accounts: AccountRepository,
+    private readonly images: ImageService,
+    private readonly queue: JobQueue,
+    private readonly notify: { webhooks: WebhookNotifier; mail: Mailer } | undefined,
+    private readonly options: { groupWindowSeconds: number },
+  ) {}
+
+  /** Records the change in an alert when it is one that users hear about. */
+  async consider(change: CameraChange, now = Date.now()): Promise<number | undefined> {
+    const { camera, status } = change;
+    const last = (await this.alerts.lastAlertedStatus(camera.id)) as LogStatus | null;
+    if (!alertFor(last, status)) return undefined;
+    let alert = await this.alerts.findOpen(camera.license_id, now);
+    if (!alert) {
+      const windowClosesAt = now + this.options.groupWindowSeconds * 1000;
+      alert = await this.alerts.create({ accountId: camera.account_id, licenseId: camera.license_id, windowClosesAt }, now);
+      await this.queue.enqueue('alert.dispatch', { alertId: alert.id }, { runAt: windowClosesAt });
+    }
+    const tags = await this.cameras.tagsOf([camera.id]);
+    await this.alerts.addCamera({
+      alert_id: alert.id, camera_id: camera.id, serial: camera.serial, name: camera.name, status,
+      anomalies: JSON.stringify(change.anomalies), tags: JSON.stringify(tags.get(camera.id) ?? []),
+      snapshot_image_id: change.snapshotImageId, reference_image_id: camera.reference_image_id, created_at: now,
+    });
+    return alert.id;
+  }
+
+  /** Sends the alert once (idempotent: a re-run job does not send twice). */
+  async dispatch(alertId: number): Promise<void> {
+    if (!(await this.alerts.markDispatched(alertId))) return;
+    const alert = await this.alerts.findById(alertId);
+    if (!alert || !this.notify) return;
+    const account = await this.accounts.findById(alert.account_id);
+    const rows = (await this.alerts.camerasOf([alertId])).get(alertId) ?? [];
+    if (!account || rows.length === 0) return;
+    const payload = await this.webhookPayload(alert, account.email, rows);
+    const ref = { kind: 'alert' as const, id: alertId };
+    await this.notify.webhooks.notify(account.id, 'camera-monitoring', 'camera.alert', payload, { ref });
+    await this.notify.mail.enqueue(alertEmail(alert, payload), ref);
+  }
+
+  async markSent(alertId: number): Promise<void> {
+    await this.alerts.markSent(alertId);
+  }
+
+  async list(licenseId: number, filter: AlertFilter) {
+    const alerts = await this.alerts.list(licenseId, filter);
+    const cameras = await this.alerts.camerasOf(alerts.map((a) => a.id));
+    return Promise.all(alerts.map(async (a) => ({ alert: a, cameras: await Promise.all((cameras.get(a.id) ?? []).map((c) => this.withUrls(c))) })));
+  }
+
+  private async withUrls(c: AlertCameraRow) {
+    return {
+      row: c,
+      snapshot: await this.images.urlOfId(c.snapshot_image_id),
+      referenceImage: await this.images.urlOfId(c.reference_image_id),
+    };
+  }
+
+  /** The camera monitoring webhook body of compatibility.md. */
+  private async webhookPayload(alert: AlertRow, email: string, rows: AlertCameraRow[]) {
+    const cameras = await Promise.all(rows.map((r) => this.withUrls(r)));
+    return {
+      license: alert.license_code,
+      user: email,
+      anomaly: statusLabel(rows[0]!.status as LogStatus),
+      cameras: cameras.map(({ row, snapshot, referenceImage }) => ({
+        serial: row.serial,
+        name: row.name,
+        anomaly: statusLabel(row.status as LogStatus),
+        anomalies: JSON.parse(row.anomalies) as Record<string, number>,
+        tags: JSON.parse(row.tags) as string[],
+        reference_image: referenceImage,
+        latest_image: snapshot,
+      })),
+    };
+  }
+}
+
+type AlertPayload = Awaited<ReturnType<AlertService['webhookPayload']>>;
+
+function alertEmail(alert: AlertRow, payload: AlertPayload & { user: string }) {
+  const lines = payload.cameras.map((c) => {
+    const scores = Object.entries(c.anomalies).map(([k, v]) => `${k} ${v}`).join(', ');
+    return `- ${c.name} (${c.serial}): ${c.anomaly}${scores ? ` — ${scores}` : ''}${c.latest_image ? `\n  latest image: ${c.latest_image}` : ''}`;
+  });
+  const subject = payload.cameras.length === 1
+    ? `[Vigil] ${payload.cameras[0]!.name}: ${payload.cameras[0]!.anomaly}`
+    : `[Vigil] ${payload.cameras.length} cameras changed status on license ${alert.license_code}`;
+  return { to: payload.user, subject, text: `License ${alert.license_code}\n\n${lines.join('\n')}\n` };
+}

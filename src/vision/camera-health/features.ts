@@ -1,0 +1,152 @@
+import sharp, { type OutputInfo } from 'sharp';
+import { DEFAULT_MAX_PIXELS, ImageDecodeError, probeImage } from '../image/decode.js';
+
+/** Analysis works on a small grayscale copy: camera faults are visible at this size and the
+ * JPEG decoder can shrink while decoding, which is much cheaper than a full decode. */
+export const WORK_WIDTH = 320;
+/** Tile grid for local measurements: coarse enough that a passing car covers few tiles. */
+export const GRID_X = 8;
+export const GRID_Y = 6;
+/** Width of the gradient map used to find the camera's displacement. */
+export const ALIGN_WIDTH = 80;
+
+/** Everything the scores need from one image. Plain typed arrays, so a prepared reference can
+ * be cached or sent between threads. */
+export interface ImageFeatures {
+  width: number;
+  height: number;
+  /** Source aspect ratio (width / height). */
+  aspect: number;
+  mean: number;
+  std: number;
+  /** Fraction of pixels at 250 or more. */
+  saturated: number;
+  /** Per tile: mean, standard deviation, mean absolute Laplacian, saturated fraction. */
+  tileMean: Float32Array;
+  tileStd: Float32Array;
+  tileLap: Float32Array;
+  tileSat: Float32Array;
+  /** Gradient magnitude at ALIGN_WIDTH, zero mean and unit norm (for correlation). */
+  align: Float32Array;
+  alignWidth: number;
+  alignHeight: number;
+}
+
+export class NotComparableError extends Error {
+  override name = 'NotComparableError';
+}
+
+/** Smallest source side that can be analysed. */
+export const MIN_SOURCE_SIDE = 64;
+
+export async function extractFeatures(bytes: Buffer, maxPixels = DEFAULT_MAX_PIXELS): Promise<ImageFeatures> {
+  const info = await probeImage(bytes, maxPixels);
+  if (Math.min(info.width, info.height) < MIN_SOURCE_SIDE) {
+    throw new NotComparableError(`The image is ${info.width}x${info.height} pixels; analysis needs at least ${MIN_SOURCE_SIDE} on each side.`);
+  }
+  let raw: { data: Buffer; info: OutputInfo };
+  try {
+    raw = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', pages: 1 })
+      .rotate()
+      .resize({ width: WORK_WIDTH, fastShrinkOnLoad: true })
+      .grayscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new ImageDecodeError('The image data is corrupt or truncated.', 'unreadable');
+  }
+  return featuresOf(raw.data, raw.info.width, raw.info.height, raw.info.channels, info.width / info.height);
+}
+
+export function featuresOf(data: Uint8Array, width: number, height: number, channels: number, aspect: number): ImageFeatures {
+  const n = width * height;
+  const gray = new Float32Array(n);
+  let sum = 0;
+  let sumSq = 0;
+  let sat = 0;
+  for (let i = 0; i < n; i++) {
+    const v = data[i * channels]!;
+    gray[i] = v;
+    sum += v;
+    sumSq += v * v;
+    if (v >= 250) sat++;
+  }
+  const mean = sum / n;
+  const tiles = GRID_X * GRID_Y;
+  const tSum = new Float64Array(tiles);
+  const tSq = new Float64Array(tiles);
+  const tLap = new Float64Array(tiles);
+  const tSat = new Float64Array(tiles);
+  const tCount = new Float64Array(tiles);
+  for (let y = 1; y < height - 1; y++) {
+    const ty = Math.min(GRID_Y - 1, Math.floor((y * GRID_Y) / height));
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const v = gray[i]!;
+      const lap = 4 * v - gray[i - 1]! - gray[i + 1]! - gray[i - width]! - gray[i + width]!;
+      const t = ty * GRID_X + Math.min(GRID_X - 1, Math.floor((x * GRID_X) / width));
+      tSum[t]! += v;
+      tSq[t]! += v * v;
+      tLap[t]! += Math.abs(lap);
+      if (v >= 250) tSat[t]!++;
+      tCount[t]!++;
+    }
+  }
+  const tileMean = new Float32Array(tiles);
+  const tileStd = new Float32Array(tiles);
+  const tileLap = new Float32Array(tiles);
+  const tileSat = new Float32Array(tiles);
+  for (let t = 0; t < tiles; t++) {
+    const c = Math.max(1, tCount[t]!);
+    const m = tSum[t]! / c;
+    tileMean[t] = m;
+    tileStd[t] = Math.sqrt(Math.max(0, tSq[t]! / c - m * m));
+    tileLap[t] = tLap[t]! / c;
+    tileSat[t] = tSat[t]! / c;
+  }
+  const { align, alignWidth, alignHeight } = alignmentMap(gray, width, height);
+  return {
+    width, height, aspect, mean, std: Math.sqrt(Math.max(0, sumSq / n - mean * mean)), saturated: sat / n,
+    tileMean, tileStd, tileLap, tileSat, align, alignWidth, alignHeight,
+  };
+}
+
+/** Gradient magnitude on a box-downsampled copy: edges survive lighting changes better than
+ * raw intensity, and the small size keeps the shift search cheap. */
+function alignmentMap(gray: Float32Array, width: number, height: number) {
+  const f = Math.max(1, Math.round(width / ALIGN_WIDTH));
+  const w = Math.floor(width / f);
+  const h = Math.floor(height / f);
+  const small = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let s = 0;
+      for (let dy = 0; dy < f; dy++) for (let dx = 0; dx < f; dx++) s += gray[(y * f + dy) * width + x * f + dx]!;
+      small[y * w + x] = s / (f * f);
+    }
+  }
+  const align = new Float32Array(w * h);
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const gx = small[i + 1]! - small[i - 1]!;
+      const gy = small[i + w]! - small[i - w]!;
+      align[i] = Math.sqrt(gx * gx + gy * gy);
+    }
+  }
+  normalise(align);
+  return { align, alignWidth: w, alignHeight: h };
+}
+
+function normalise(a: Float32Array) {
+  let m = 0;
+  for (const v of a) m += v;
+  m /= a.length;
+  let norm = 0;
+  for (let i = 0; i < a.length; i++) {
+    a[i]! -= m;
+    norm += a[i]! * a[i]!;
+  }
+  norm = Math.sqrt(norm) || 1;
+  for (let i = 0; i < a.length; i++) a[i]! /= norm;
+}

@@ -1,0 +1,21 @@
+import type { Piscina } from 'piscina';
+import type { AnalysisOutcome, CameraAnalyzer } from '../../services/camera-monitoring/camera-analyzer.port.js';
+import { createWorkerPool, siblingModule } from './worker-pool.js';
+
+/** CameraAnalyzer on worker threads. The pool starts on first use, so API-only processes
+ * never pay for it. */
+export class PooledCameraAnalyzer implements CameraAnalyzer {
+  private pool: Piscina | undefined;
+
+  constructor(private readonly threads: number) {}
+
+  analyze(reference: Buffer, image: Buffer): Promise<AnalysisOutcome> {
+    this.pool ??= createWorkerPool(siblingModule(import.meta.url, 'camera-analysis.worker'), this.threads, 'camera-analysis');
+    return this.pool.run({ reference, image }) as Promise<AnalysisOutcome>;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.destroy();
+    this.pool = undefined;
+  }
+}

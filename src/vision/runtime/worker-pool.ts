@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+
+/** A pool of worker threads running one module's default export. Heavy image and model work
+ * runs here so the HTTP event loop stays responsive. When Vigil runs from TypeScript sources
+ * (tests), a small bootstrap loads them through tsx. */
+export function createWorkerPool(workerModule: URL, threads: number, name: string): Piscina {
+  const file = fileURLToPath(workerModule);
+  const fromSource = file.endsWith('.ts');
+  return new Piscina({
+    filename: fromSource ? new URL('./ts-worker-bootstrap.mjs', import.meta.url).href : workerModule.href,
+    name: 'default',
+    minThreads: 1,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+    // Bounded queue: backpressure instead of unbounded memory when analysis falls behind.
+    maxQueue: threads * 64,
+    env: { ...process.env, VIGIL_WORKER: name, VIGIL_WORKER_TARGET: workerModule.href },
+    resourceLimits: { maxOldGenerationSizeMb: 1024 },
+    workerData: { root: path.dirname(file) },
+  });
+}
+
+/** The sibling module with the same extension as the calling module (.ts in tests, .js built). */
+export function siblingModule(callerUrl: string, basename: string): URL {
+  const ext = callerUrl.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`./${basename}${ext}`, callerUrl);
+}
