@@ -25,6 +25,7 @@ const envSchema = z.object({
   PLATE_MAX_UPLOAD_BYTES: intFrom(3 * MB, 1024),
   CAMERA_UPLOAD_INTERVAL_SECONDS: intFrom(900, 0),
   UPLOAD_RATE_PER_SECOND: z.coerce.number().positive().default(1),
+  RECOGNITION_RATE_PER_SECOND: z.coerce.number().positive().default(8),
   CAMERA_OFFLINE_AFTER_SECONDS: intFrom(3600, 1),
   ALERT_GROUP_WINDOW_SECONDS: intFrom(60, 0),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
@@ -55,7 +56,7 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   images: { urlSecret: string | undefined; urlTtlSeconds: number; maxPixels: number };
-  limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadRatePerSecond: number };
+  limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadRatePerSecond: number; recognitionRatePerSecond: number };
   camera: { uploadIntervalSeconds: number; offlineAfterSeconds: number; alertGroupWindowSeconds: number };
   mail: { smtpUrl: string | undefined; from: string };
   webhooks: { timeoutMs: number; maxAttempts: number; disableAfterFailures: number };
@@ -98,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxUploadBytes: e.MAX_UPLOAD_BYTES,
       plateMaxUploadBytes: e.PLATE_MAX_UPLOAD_BYTES,
       uploadRatePerSecond: e.UPLOAD_RATE_PER_SECOND,
+      recognitionRatePerSecond: e.RECOGNITION_RATE_PER_SECOND,
     },
     camera: {
       uploadIntervalSeconds: e.CAMERA_UPLOAD_INTERVAL_SECONDS,

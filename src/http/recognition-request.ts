@@ -1,0 +1,35 @@
+import type { FastifyRequest } from 'fastify';
+import type { ImageSource } from '../services/image-input.js';
+import { readMultipart } from './multipart.js';
+
+/** A recognition request as the clients send it: multipart, JSON or urlencoded, with the image
+ * as a file, base64 or a URL. `fields` keeps repeated values (e.g. `regions`). */
+export interface RecognitionRequest {
+  source: ImageSource | undefined;
+  fields: Map<string, string[]>;
+}
+
+export async function readRecognitionRequest(request: FastifyRequest, maxBytes: number): Promise<RecognitionRequest> {
+  const fields = new Map<string, string[]>();
+  let source: ImageSource | undefined;
+  if (request.isMultipart()) {
+    // Base64 in a text field is a third larger than the file it encodes.
+    const form = await readMultipart(request, maxBytes);
+    for (const [k, v] of form.fields) fields.set(k, v);
+    const file = form.files.get('upload');
+    if (file) source = { kind: 'bytes', bytes: file.bytes, filename: file.filename };
+  } else if (request.body && typeof request.body === 'object') {
+    for (const [k, v] of Object.entries(request.body as Record<string, unknown>)) {
+      const values = (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined && x !== null).map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x)));
+      fields.set(k, values);
+    }
+  }
+  if (!source) {
+    const upload = fields.get('upload')?.[0];
+    const uploadUrl = fields.get('upload_url')?.[0];
+    if (upload) source = { kind: 'text', value: upload };
+    else if (uploadUrl) source = { kind: 'url', url: uploadUrl };
+  }
+  fields.delete('upload');
+  return { source, fields };
+}

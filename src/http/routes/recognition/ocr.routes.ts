@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { UsageFamily } from '../../../domain/usage.js';
+import { errors } from '../../../services/errors.js';
+import { resolveImageSource } from '../../../services/image-input.js';
+import type { SafeFetch } from '../../../services/outbound/safe-fetch.js';
+import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
+import type { OcrService } from '../../../services/recognition/ocr.service.js';
+import { OCR_TYPES, type OcrType } from '../../../services/recognition/text-recognizer.port.js';
+import type { UsageService } from '../../../services/usage.service.js';
+import { accountOf } from '../../plugins/auth.plugin.js';
+import { readRecognitionRequest } from '../../recognition-request.js';
+import { field, parseCameraId, parseTimestamp } from './recognition-params.js';
+
+export interface OcrRouteOptions {
+  ocr: OcrService;
+  usage: UsageService;
+  fetch: SafeFetch;
+  limiter: RateLimiter;
+  maxUploadBytes: number;
+  ratePerSecond: number;
+}
+
+const ErrorDetail = Type.Object({ detail: Type.String(), status_code: Type.Integer(), code: Type.Optional(Type.String()) });
+const Statistics = Type.Object({
+  usage: Type.Object({ calls: Type.Integer(), month: Type.Integer(), year: Type.Integer(), resets_on: Type.String() }),
+  total_calls: Type.Integer(),
+});
+const ValueList = Type.Array(Type.Object({ value: Type.String() }));
+const RecognitionResult = Type.Object({
+  processing_time: Type.Number({ description: 'milliseconds' }),
+  results: Type.Array(
+    Type.Object({
+      identifier: Type.Object({
+        type: Type.Literal('text'),
+        props: Type.Object({ code: ValueList, orientation: Type.Optional(ValueList), confidence: Type.Optional(Type.Number()) }),
+        label: Type.Optional(Type.String()),
+      }),
+    }),
+  ),
+  filename: Type.String(),
+  version: Type.Integer(),
+  camera_id: Type.Union([Type.String(), Type.Null()]),
+  timestamp: Type.String(),
+});
+const readerResponses = { 200: RecognitionResult, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 413: ErrorDetail, 429: ErrorDetail, 503: ErrorDetail };
+
+/** The text recognition family: OCR (all types), VIN (deprecated) and trailer readers, each with
+ * monthly statistics. Errors use the recognition shape {"detail", "status_code"}. */
+export async function ocrRoutes(app: FastifyInstance, opts: OcrRouteOptions) {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), family: 'recognition' };
+  });
+  const throttle = async (request: FastifyRequest) => {
+    const key = `recognition:${createHash('sha256').update(request.headers.authorization ?? '').digest('hex')}`;
+    await enforceRate(opts.limiter, key, opts.ratePerSecond, 'Request was throttled. Expected available in 1 second.', 'throttled');
+  };
+
+  const reader = (path: string, family: Extract<UsageFamily, 'ocr' | 'vin' | 'trailer-id'>, fixedType: OcrType | undefined, summary: string) =>
+    app.post(path, {
+      onRequest: [app.requireAccount, throttle],
+      schema: { summary, tags: ['text-recognition'], security: [{ token: [] }], consumes: ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'], response: readerResponses },
+    }, async (request, reply) => {
+      const account = accountOf(request);
+      if (!account.features.includes('ocr')) throw errors.forbidden('OCR is not enabled for this account.', 'feature_disabled');
+      const req = await readRecognitionRequest(request, opts.maxUploadBytes);
+      let type = fixedType;
+      if (!type) {
+        const given = field(req, 'type');
+        if (!given) throw errors.badRequest('Missing required parameter: type.', 'missing_parameter');
+        if (!(OCR_TYPES as readonly string[]).includes(given)) throw errors.badRequest(`Unknown type "${given}"; use one of ${OCR_TYPES.join(', ')}.`, 'invalid_type');
+        type = given as OcrType;
+      }
+      const timestamp = parseTimestamp(field(req, 'timestamp'));
+      const cameraId = parseCameraId(field(req, 'camera_id'));
+      const image = await resolveImageSource(req.source, { maxBytes: opts.maxUploadBytes, fetch: opts.fetch });
+      const result = await opts.ocr.read(account, {
+        type, family, image: image.bytes, filename: image.filename, cameraId, timestamp, withConfidence: family !== 'trailer-id',
+      });
+      if (family === 'vin') {
+        void reply.header('deprecation', 'true').header('link', '</v1/ocr/reader/>; rel="successor-version"');
+      }
+      return reply.code(200).send(result);
+    });
+
+  reader('/ocr/reader/', 'ocr', undefined, 'Read a VIN, trailer ID, odometer, container code or boat number');
+  reader('/vin/reader/', 'vin', 'vin', 'Read a VIN (deprecated: use /v1/ocr/reader/ with type=vin)');
+  reader('/trailer-id/reader/', 'trailer-id', 'trailer_id', 'Read a trailer identifier');
+
+  for (const [path, family] of [['/ocr/statistics/', 'ocr'], ['/vin/statistics/', 'vin'], ['/trailer-id/statistics/', 'trailer-id']] as const) {
+    app.get(path, {
+      onRequest: app.requireAccount,
+      schema: { summary: `Calls this month (${family})`, tags: ['text-recognition'], security: [{ token: [] }], response: { 200: Statistics, 401: ErrorDetail } },
+    }, async (request) => opts.usage.statistics(accountOf(request).id, family));
+  }
+}

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PlateReader, PlateReadOptions, PlateReadResult } from '../../../services/recognition/plate-reader.port.js';
+import { sceneJpeg } from '../../../../test/fixtures/images.js';
+import { multipartBody } from '../../../../test/helpers/multipart.js';
+import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
+
+/** Requests shaped like the existing clients (home automation, NVR plugins, Node-RED, vendor
+ * scripts) and every field they read. The pipeline is a recorder here so options can be
+ * checked; the real pipeline is measured by bench:plates and tested in src/vision/plates. */
+class RecordingReader implements PlateReader {
+  last: PlateReadOptions | undefined;
+  async read(_image: Buffer, options: PlateReadOptions): Promise<PlateReadResult> {
+    this.last = options;
+    return {
+      plates: [{
+        box: { xmin: 10, ymin: 20, xmax: 90, ymax: 45 }, plate: 'nhk552', region: { code: 'gb', score: 0.747 }, score: 0.904,
+        candidates: [{ plate: 'nhk552', score: 0.904 }, { plate: 'nhk562', score: 0.7 }], dscore: 0.99,
+        vehicle: options.regions.includes('br') ? undefined : { type: 'Sedan', score: 0.798, box: { xmin: 0, ymin: 0, xmax: 120, ymax: 80 } },
+        color: [{ color: 'white', score: 0.8 }], orientation: [{ orientation: 'Rear', score: 0.9 }],
+      }],
+      vehiclesWithoutPlate: [{ vehicle: { type: 'Bus', score: 0.6, box: { xmin: 100, ymin: 0, xmax: 200, ymax: 90 } } }],
+    };
+  }
+}
+
+describe('plate reader API', () => {
+  let t: TestApp;
+  let reader: RecordingReader;
+  let image: Buffer;
+  beforeAll(async () => {
+    reader = new RecordingReader();
+    t = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1000' }, { plateReader: reader });
+    image = await sceneJpeg(200, 120, 4);
+  });
+  afterAll(async () => t.close());
+
+  it('hosted: 201 with every field clients read, without trailing slash, comma-joined regions, config {}', async () => {
+    const a = await t.account();
+    const { payload, headers } = await multipartBody({ upload: { bytes: image, filename: 'car.jpg' }, regions: 'us,ca', config: '{}' });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/plate-reader', payload, headers: { ...headers, ...a.auth } });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ processing_time: expect.any(Number), filename: 'car.jpg', version: 1, camera_id: null });
+    expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(body.results[0]).toEqual({
+      box: { xmin: 10, ymin: 20, xmax: 90, ymax: 45 }, plate: 'nhk552', region: { code: 'gb', score: 0.747 }, score: 0.904,
+      candidates: [{ plate: 'nhk552', score: 0.904 }, { plate: 'nhk562', score: 0.7 }], dscore: 0.99,
+      vehicle: { type: 'Sedan', score: 0.798, box: { xmin: 0, ymin: 0, xmax: 120, ymax: 80 } },
+    });
+    expect(reader.last).toMatchObject({ regions: ['us', 'ca'], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6, mmc: false });
+  });
+
+  it('hosted: base64 JSON upload, repeated regions, mmc and a full config', async () => {
+    const a = await t.account();
+    const res = await t.app.inject({
+      method: 'POST', url: '/v1/plate-reader/', headers: a.auth,
+      payload: { upload: image.toString('base64'), regions: ['us-ca', 'mx'], mmc: 'true', camera_id: 'gate', config: JSON.stringify({ mode: 'fast', threshold_d: 0.3, threshold_o: 0.5, detection_rule: 'strict', region: 'strict', text_formats: ['^[a-z]{3}\\d{3}$'] }) },
+    });
+    expect(res.statusCode).toBe(201);
+    const r = res.json().results[0];
+    expect(r).toMatchObject({ model_make: [{ make: 'unknown', model: 'unknown', score: 0 }], color: [{ color: 'white', score: 0.8 }], orientation: [{ orientation: 'Rear', score: 0.9 }] });
+    expect(res.json()).toMatchObject({ camera_id: 'gate', filename: 'upload' });
+    expect(reader.last).toEqual({ regions: ['us-ca', 'mx'], strictRegion: true, textFormats: ['^[a-z]{3}\\d{3}$'], mode: 'fast', thresholdD: 0.3, thresholdO: 0.5, strictDetection: true, mmc: true });
+  });
+
+  it('always sends vehicle, dscore and candidates; a missing vehicle is Unknown with zero box', async () => {
+    const a = await t.account();
+    const { payload, headers } = await multipartBody({ upload: { bytes: image }, regions: 'br' });
+    const r = (await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers: { ...headers, ...a.auth } })).json().results[0];
+    expect(r.vehicle).toEqual({ score: 0, type: 'Unknown', box: { xmin: 0, ymin: 0, xmax: 0, ymax: 0 } });
+    expect(r).toHaveProperty('dscore');
+    expect(r).toHaveProperty('candidates');
+  });
+
+  it('detection_mode vehicle groups results by vehicle', async () => {
+    const a = await t.account();
+    const { payload, headers } = await multipartBody({ upload: { bytes: image }, config: '{"detection_mode":"vehicle"}' });
+    const results = (await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers: { ...headers, ...a.auth } })).json().results;
+    expect(results[0]).toEqual({
+      plate: { type: 'Plate', score: 0.99, box: { xmin: 10, ymin: 20, xmax: 90, ymax: 45 }, props: { plate: [{ value: 'nhk552', score: 0.904 }, { value: 'nhk562', score: 0.7 }], region: [{ value: 'gb', score: 0.747 }] } },
+      vehicle: { type: 'Sedan', score: 0.798, box: { xmin: 0, ymin: 0, xmax: 120, ymax: 80 }, props: { make_model: [{ make: 'unknown', model: 'unknown', score: 0 }], orientation: [{ value: 'Rear', score: 0.9 }], color: [{ value: 'white', score: 0.8 }] } },
+    });
+    expect(results[1]).toEqual({ vehicle: expect.objectContaining({ type: 'Bus', props: expect.any(Object) }) });
+    expect(results[1]).not.toHaveProperty('plate');
+  });
+
+  it.each([
+    ['invalid JSON config', { config: '{mode: fast' }, /config is not valid JSON/],
+    ['an unknown mode', { config: '{"mode":"turbo"}' }, /config.mode/],
+    ['a bad threshold', { config: '{"threshold_d": 7}' }, /threshold_d/],
+    ['a bad regex', { config: '{"text_formats": ["(("]}' }, /regular expression/],
+    ['a bad region', { regions: 'United States' }, /Invalid region/],
+    ['a bad mmc', { mmc: 'perhaps' }, /mmc/],
+  ])('answers 400 {detail, status_code} for %s', async (_n, fields, message) => {
+    const a = await t.account();
+    const { payload, headers } = await multipartBody({ upload: { bytes: image }, ...fields });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers: { ...headers, ...a.auth } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ status_code: 400, detail: expect.stringMatching(message) });
+  });
+
+  it('answers 413 above the 3 MB plate limit, 403 without credits, and counts usage in /v1/statistics/', async () => {
+    const a = await t.account();
+    const big = Buffer.concat([image, Buffer.alloc(3 * 1024 * 1024)]);
+    const { payload, headers } = await multipartBody({ upload: { bytes: big } });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers: { ...headers, ...a.auth } })).statusCode).toBe(413);
+    await t.container.usage.setTotalCalls(a.id, 'plate-reader', 1);
+    const ok = await multipartBody({ upload: { bytes: image } });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload: ok.payload, headers: { ...ok.headers, ...a.auth } })).statusCode).toBe(201);
+    const over = await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload: ok.payload, headers: { ...ok.headers, ...a.auth } });
+    expect(over.statusCode).toBe(403);
+    const stats = (await t.app.inject({ url: '/v1/statistics', headers: a.auth })).json();
+    expect(stats).toMatchObject({ usage: { calls: 1 }, total_calls: 1 });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload: ok.payload, headers: ok.headers })).statusCode).toBe(401);
+  });
+});
+
+describe('on-premise profile', () => {
+  let t: TestApp;
+  let image: Buffer;
+  beforeAll(async () => {
+    t = await buildTestApp({ VIGIL_PROFILE: 'onprem', LICENSE_KEY: 'LK-123', MAX_CALLS: '2' }, { plateReader: new RecordingReader() });
+    image = await sceneJpeg(200, 120, 4);
+  });
+  afterAll(async () => t.close());
+
+  it('reads without a token: 200, usage {calls, max_calls}, space-separated timestamp, filename "upload"', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/plate-reader', payload: { upload: image.toString('base64') } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.usage).toEqual({ calls: 1, max_calls: 2 });
+    expect(body.filename).toBe('upload');
+    expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/);
+    expect(body.results[0].plate).toBe('nhk552');
+  });
+
+  it('GET /info/ reports version, license key, total calls, usage and webhooks; past max_calls is 403', async () => {
+    const info = (await t.app.inject({ url: '/info/' })).json();
+    expect(info).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), license_key: 'LK-123', total_calls: 2, usage: { calls: expect.any(Number) }, webhooks: [] });
+    const { payload, headers } = await multipartBody({ upload: { bytes: image } });
+    await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers });
+    const over = await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers });
+    expect(over.statusCode).toBe(403);
+    expect(over.json().detail).toMatch(/limit reached/);
+  });
+
+  it('serves no hosted API in this profile', async () => {
+    expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/' })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,23 @@
+import { errors } from '../../../services/errors.js';
+import type { RecognitionRequest } from '../../recognition-request.js';
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]00:?00)?$/;
+
+export function field(req: RecognitionRequest, name: string): string | undefined {
+  const v = req.fields.get(name)?.[0]?.trim();
+  return v === '' ? undefined : v;
+}
+
+/** `timestamp` as the clients send it (ISO 8601 UTC, `YYYY-MM-DDTHH:MM:SS`), normalised to
+ * milliseconds with a trailing Z; 400 when it is not a real UTC time. */
+export function parseTimestamp(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const t = Date.parse(/Z|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+  if (!ISO_UTC.test(value) || Number.isNaN(t)) throw errors.badRequest(`Invalid timestamp "${value}"; use ISO 8601 UTC, e.g. 2024-05-01T12:30:00Z.`, 'invalid_timestamp');
+  return new Date(t).toISOString();
+}
+
+export function parseCameraId(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length > 128) throw errors.badRequest('camera_id must be at most 128 characters.', 'invalid_camera_id');
+  return value;
+}

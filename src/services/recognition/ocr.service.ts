@@ -1,0 +1,99 @@
+import type { UsageFamily } from '../../domain/usage.js';
+import type { AccountRow } from '../../storage/repositories/account.repository.js';
+import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
+import { errors } from '../errors.js';
+import type { ImageService } from '../images.service.js';
+import type { WebhookNotifier } from '../notifications/ports.js';
+import type { UsageService } from '../usage.service.js';
+import type { OcrType, TextReading, TextRecognizer } from './text-recognizer.port.js';
+
+/** Types whose results carry no orientation (spec: absent for these). */
+const WITHOUT_ORIENTATION: ReadonlySet<OcrType> = new Set(['odometer', 'shipping_container', 'boat_reg_number']);
+
+export interface RecognitionCall {
+  type: OcrType;
+  family: Extract<UsageFamily, 'ocr' | 'vin' | 'trailer-id'>;
+  image: Buffer;
+  filename: string | undefined;
+  cameraId: string | undefined;
+  timestamp: string | undefined;
+  /** The trailer endpoint answers without confidence. */
+  withConfidence: boolean;
+}
+
+/** The spec's Recognition result. */
+export interface RecognitionResult {
+  processing_time: number;
+  results: Array<{
+    identifier: {
+      type: 'text';
+      props: { code: Array<{ value: string }>; orientation?: Array<{ value: string }>; confidence?: number };
+      label?: string;
+    };
+  }>;
+  filename: string;
+  version: number;
+  camera_id: string | null;
+  timestamp: string;
+}
+
+export const RESULT_VERSION = 1;
+
+/** Text recognition use case: feature and quota checks, reading, the result shape, webhooks. */
+export class OcrService {
+  constructor(
+    private readonly recognizer: TextRecognizer,
+    private readonly usage: UsageService,
+    private readonly images: ImageService,
+    private readonly webhooks: WebhookNotifier,
+    private readonly options: { maxPixels: number },
+  ) {}
+
+  async read(account: AccountRow, call: RecognitionCall): Promise<RecognitionResult> {
+    if (!account.features.includes('ocr')) throw errors.forbidden('OCR is not enabled for this account.', 'feature_disabled');
+    // Validate the image before counting the call: a bad image costs the caller nothing.
+    await decodeImage(call.image, { maxPixels: this.options.maxPixels, maxSide: 32, grayscale: true });
+    const refund = await this.usage.takeCall(account.id, call.family);
+    const started = performance.now();
+    let readings: TextReading[];
+    try {
+      readings = await this.recognizer.read(call.type, call.image);
+    } catch (err) {
+      await refund();
+      if (err instanceof ImageDecodeError) throw err;
+      throw errors.unavailable('Prediction service error: the image could not be processed. Try again.', 'prediction_failed');
+    }
+    const result = present(call, readings, performance.now() - started);
+    if (call.family === 'ocr') await this.notify(account.id, call.image, result);
+    return result;
+  }
+
+  /** Posts the result to the account's OCR webhooks with `file_url`, storing the image only
+   * when somebody will fetch it. */
+  private async notify(accountId: number, image: Buffer, result: RecognitionResult) {
+    if (!(await this.webhooks.hasActive(accountId, 'ocr'))) return;
+    const stored = await this.images.store(accountId, image, `accounts/${accountId}/ocr`);
+    await this.webhooks.notify(accountId, 'ocr', 'image.done', { ...result, file_url: this.images.url(stored.publicId) });
+  }
+}
+
+function present(call: RecognitionCall, readings: TextReading[], ms: number): RecognitionResult {
+  return {
+    processing_time: Math.round(ms * 1000) / 1000,
+    results: readings.map((r) => ({
+      identifier: {
+        type: 'text',
+        props: {
+          code: [{ value: r.value }],
+          ...(WITHOUT_ORIENTATION.has(call.type) ? {} : { orientation: [{ value: r.orientation }] }),
+          ...(call.withConfidence ? { confidence: Math.round(r.confidence * 1000) / 1000 } : {}),
+        },
+        ...(call.type === 'shipping_container' && r.label ? { label: r.label } : {}),
+      },
+    })),
+    filename: call.filename ?? 'upload',
+    version: RESULT_VERSION,
+    camera_id: call.cameraId ?? null,
+    timestamp: call.timestamp ?? new Date().toISOString(),
+  };
+}

@@ -1,0 +1,112 @@
+import type { AccountRow } from '../../storage/repositories/account.repository.js';
+import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
+import { errors } from '../errors.js';
+import type { ImageService } from '../images.service.js';
+import type { WebhookNotifier } from '../notifications/ports.js';
+import type { UsageService } from '../usage.service.js';
+import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from './plate-reader.port.js';
+import { RESULT_VERSION } from './ocr.service.js';
+
+export interface PlateCall {
+  image: Buffer;
+  filename: string | undefined;
+  cameraId: string | undefined;
+  timestamp: string | undefined;
+  options: PlateReadOptions;
+  /** `detection_mode: vehicle`: results grouped by vehicle. */
+  vehicleMode: boolean;
+}
+
+const ZERO_BOX: Box = { xmin: 0, ymin: 0, xmax: 0, ymax: 0 };
+/** No make/model model can be had offline: the field keeps its shape and says so. */
+const UNKNOWN_MAKE = [{ make: 'unknown', model: 'unknown', score: 0 }];
+
+/** Plate reading for the hosted API (token, quota, 201) and the on-premise server (no token,
+ * installation-wide call limit, 200). Both answer the shapes existing clients parse. */
+export class PlateService {
+  constructor(
+    private readonly reader: PlateReader,
+    private readonly usage: UsageService,
+    private readonly images: ImageService,
+    private readonly webhooks: WebhookNotifier,
+    private readonly options: { maxPixels: number },
+  ) {}
+
+  async read(account: AccountRow, call: PlateCall, style: 'hosted' | 'onprem'): Promise<Record<string, unknown>> {
+    if (!account.features.includes('plate-reader')) throw errors.forbidden('Plate recognition is not enabled for this account.', 'feature_disabled');
+    await decodeImage(call.image, { maxPixels: this.options.maxPixels, maxSide: 32, grayscale: true });
+    const refund = await this.usage.takeCall(account.id, 'plate-reader');
+    const started = performance.now();
+    let found: PlateReadResult;
+    try {
+      found = await this.reader.read(call.image, call.options);
+    } catch (err) {
+      await refund();
+      if (err instanceof ImageDecodeError) throw err;
+      throw errors.unavailable('Prediction service error: the image could not be processed. Try again.', 'prediction_failed');
+    }
+    const now = new Date();
+    const response: Record<string, unknown> = {
+      processing_time: Math.round((performance.now() - started) * 1000) / 1000,
+      results: call.vehicleMode ? vehicleModeResults(found, call.options.mmc) : found.plates.map((p) => plateResult(p, call.options.mmc)),
+      filename: call.filename ?? 'upload',
+      version: RESULT_VERSION,
+      camera_id: call.cameraId ?? null,
+      timestamp: style === 'hosted' ? hostedTimestamp(call.timestamp, now) : onpremTimestamp(call.timestamp, now),
+    };
+    if (await this.webhooks.hasActive(account.id, 'plate-reader')) {
+      const stored = await this.images.store(account.id, call.image, `accounts/${account.id}/plates`);
+      await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { multipartImageId: undefined });
+    }
+    return response;
+  }
+}
+
+function plateResult(p: PlateReading, mmc: boolean) {
+  return {
+    box: p.box,
+    plate: p.plate,
+    region: p.region,
+    score: p.score,
+    candidates: p.candidates,
+    dscore: p.dscore,
+    vehicle: p.vehicle ?? { score: 0, type: 'Unknown', box: ZERO_BOX },
+    ...(mmc ? { model_make: UNKNOWN_MAKE, color: p.color ?? [{ color: 'unknown', score: 0 }], orientation: p.orientation ?? [{ orientation: 'Unknown', score: 0 }] } : {}),
+  };
+}
+
+function vehicleProps(v: { color?: VehicleOnly['color']; orientation?: VehicleOnly['orientation'] }) {
+  return {
+    make_model: UNKNOWN_MAKE,
+    orientation: (v.orientation ?? [{ orientation: 'Unknown', score: 0 }]).slice(0, 3).map((o) => ({ value: o.orientation, score: o.score })),
+    color: (v.color ?? [{ color: 'unknown', score: 0 }]).slice(0, 3).map((c) => ({ value: c.color, score: c.score })),
+  };
+}
+
+function vehicleModeResults(found: PlateReadResult, _mmc: boolean) {
+  const withPlates = found.plates.map((p) => ({
+    plate: {
+      type: 'Plate',
+      score: p.dscore,
+      box: p.box,
+      props: {
+        plate: [{ value: p.plate, score: p.score }, ...p.candidates.filter((c) => c.plate !== p.plate).map((c) => ({ value: c.plate, score: c.score }))].slice(0, 3),
+        region: [{ value: p.region.code, score: p.region.score }],
+      },
+    },
+    ...(p.vehicle ? { vehicle: { type: p.vehicle.type, score: p.vehicle.score, box: p.vehicle.box, props: vehicleProps(p) } } : {}),
+  }));
+  const alone = found.vehiclesWithoutPlate.map((v) => ({ vehicle: { type: v.vehicle.type, score: v.vehicle.score, box: v.vehicle.box, props: vehicleProps(v) } }));
+  return [...withPlates, ...alone];
+}
+
+/** `2020-10-12T16:17:27.574008Z`: the hosted service's microsecond ISO form. */
+function hostedTimestamp(given: string | undefined, now: Date): string {
+  const iso = given ?? now.toISOString();
+  return iso.replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** `2025-01-31 09:54:50.792060`: the on-premise server's form, space separated, no zone. */
+function onpremTimestamp(given: string | undefined, now: Date): string {
+  return hostedTimestamp(given, now).replace('T', ' ').replace(/Z$/, '');
+}
