@@ -50,6 +50,26 @@ describe('vigil CLI', async () => {
     expect([again.code, again.json().error.code]).toEqual([1, 'token_not_found']);
   });
 
+  it('analyze-camera prints one object per image with status, anomalies and all four scores', async () => {
+    const { sceneJpeg } = await import('../test/fixtures/images.js');
+    const sharp = (await import('sharp')).default;
+    const ref = path.join(dataDir, 'ref.jpg');
+    const same = path.join(dataDir, 'same.jpg');
+    const blurred = path.join(dataDir, 'blurred.jpg');
+    const tiny = path.join(dataDir, 'tiny.jpg');
+    const scene = await sceneJpeg(640, 480, 5);
+    await fs.writeFile(ref, scene);
+    await fs.writeFile(same, await sharp(scene).jpeg({ quality: 70 }).toBuffer());
+    await fs.writeFile(blurred, await sharp(scene).blur(8).jpeg().toBuffer());
+    await fs.writeFile(tiny, await sceneJpeg(32, 24, 5));
+    const r = await run('analyze-camera', '--reference', ref, same, blurred, tiny, '--json');
+    expect(r.code).toBe(0);
+    const out = r.json();
+    expect(out.map((x: { file: string; status: string }) => [x.file, x.status])).toEqual([[same, 'normal'], [blurred, 'anomaly'], [tiny, 'config_issue']]);
+    expect(Object.keys(out[0].scores).sort()).toEqual(['Blur', 'Glare', 'Obstruction', 'Position change']);
+    expect(Object.keys(out[1].anomalies)).toEqual(['Blur']);
+  });
+
   it('names the bad variable on invalid configuration', async () => {
     let out = '';
     const code = await runCli(['migrate', '--json'], { env: { DATA_DIR: dataDir, DATABASE_URL: 'mysql://nope' }, out: (t) => void (out += t), err: () => {} });

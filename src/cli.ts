@@ -192,6 +192,19 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
       print({ account: o.account, family: o.family, total_calls: totalCalls }, `${o.family}: ${totalCalls} calls per month for ${o.account}`);
     });
 
+  program
+    .command('analyze-camera')
+    .description('score images against a reference offline, as the service would')
+    .requiredOption('--reference <file>', 'the reference image')
+    .argument('<images...>', 'images to analyse')
+    .addOption(jsonOption())
+    .action(async (images: string[], o: { reference: string }) => {
+      const { analyzeFilesForCli } = await import('./vision/camera-health/analyze-files.js');
+      const results = await analyzeFilesForCli(o.reference, images);
+      const human = results.map((r) => `${r.file}: ${r.status}${Object.keys(r.anomalies).length ? ` ${JSON.stringify(r.anomalies)}` : ''}${r.detail ? ` (${r.detail})` : ''}`).join('\n');
+      print(results, human);
+    });
+
   try {
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;

@@ -185,7 +185,10 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       runner.start();
       // Check for silent cameras several times per offline period (at most once a minute).
       const every = Math.min(60_000, Math.max(1000, (config.camera.offlineAfterSeconds * 1000) / 4));
-      sweepTimer = setInterval(() => void offline.sweep().catch((err) => console.error('[vigil] offline sweep failed:', err)), every);
+      sweepTimer = setInterval(() => {
+        void offline.sweep().catch((err) => console.error('[vigil] offline sweep failed:', err));
+        void runner.purgeFinished(Date.now() - 86_400_000).catch((err) => console.error('[vigil] job purge failed:', err));
+      }, every);
       sweepTimer.unref();
       closers.push(async () => {
         clearInterval(sweepTimer);

@@ -114,6 +114,19 @@ export class SqlJobRunner {
     throw new Error('jobs did not drain in time');
   }
 
+  /** Deletes finished jobs older than `before` so the table stays small over years. Failed
+   * jobs are kept a week longer for inspection. */
+  async purgeFinished(before: number): Promise<number> {
+    const res = await this.db
+      .deleteFrom('jobs')
+      .where((eb) => eb.or([
+        eb.and([eb('status', '=', 'done'), eb('finished_at', '<', before)]),
+        eb.and([eb('status', '=', 'failed'), eb('finished_at', '<', before - 7 * 86_400_000)]),
+      ]))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   private pump(): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
