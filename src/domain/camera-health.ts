@@ -7,7 +7,10 @@ export type AnomalyKey = (typeof ANOMALY_KEYS)[number];
 export type AnomalyScores = Record<AnomalyKey, number>;
 export type Thresholds = Record<AnomalyKey, number>;
 
-/** Defaults; see bench/camera-accuracy.ts for the measurement they come from. */
+/** The analysers scale each score so that 0.5 is the measured operating point: at these
+ * thresholds `npm run bench:camera-accuracy` gives F1 0.97-1.00 per type on the perturbation
+ * suite, every tampered phase of the real clips detected as its type, and 0 of 144 untampered
+ * frames flagged. A per-camera override moves one camera's operating point. */
 export const DEFAULT_THRESHOLDS: Thresholds = {
   Blur: 0.5,
   Obstruction: 0.5,

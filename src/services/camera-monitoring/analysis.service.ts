@@ -65,7 +65,7 @@ export class CameraAnalysisService {
     }
     const reference = await this.images.bytesOf(camera.reference_image_id);
     if (!reference) return { status: 'config_issue', anomalies: {}, scores: null, detail: 'reference image missing' };
-    const outcome = await this.analyzer.analyze(reference, image);
+    const outcome = await this.analyzer.analyze({ key: `image-${camera.reference_image_id}`, bytes: reference }, image);
     if (outcome.kind === 'not_comparable') return { status: 'config_issue', anomalies: {}, scores: null, detail: outcome.reason };
     const { thresholds, reviewBand } = thresholdsOf(camera);
     const { status, anomalies } = classifyScores(outcome.scores, thresholds, reviewBand);

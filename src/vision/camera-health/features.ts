@@ -21,10 +21,12 @@ export interface ImageFeatures {
   std: number;
   /** Fraction of pixels at 250 or more. */
   saturated: number;
-  /** Per tile: mean, standard deviation, mean absolute Laplacian, saturated fraction. */
+  /** Per tile: mean, standard deviation, mean absolute second derivative across x and across
+   * y (a motion blur flattens one direction only), saturated fraction. */
   tileMean: Float32Array;
   tileStd: Float32Array;
-  tileLap: Float32Array;
+  tileLapX: Float32Array;
+  tileLapY: Float32Array;
   tileSat: Float32Array;
   /** Gradient magnitude at ALIGN_WIDTH, zero mean and unit norm (for correlation). */
   align: Float32Array;
@@ -75,7 +77,8 @@ export function featuresOf(data: Uint8Array, width: number, height: number, chan
   const tiles = GRID_X * GRID_Y;
   const tSum = new Float64Array(tiles);
   const tSq = new Float64Array(tiles);
-  const tLap = new Float64Array(tiles);
+  const tLapX = new Float64Array(tiles);
+  const tLapY = new Float64Array(tiles);
   const tSat = new Float64Array(tiles);
   const tCount = new Float64Array(tiles);
   for (let y = 1; y < height - 1; y++) {
@@ -83,31 +86,35 @@ export function featuresOf(data: Uint8Array, width: number, height: number, chan
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const v = gray[i]!;
-      const lap = 4 * v - gray[i - 1]! - gray[i + 1]! - gray[i - width]! - gray[i + width]!;
+      const lapX = 2 * v - gray[i - 1]! - gray[i + 1]!;
+      const lapY = 2 * v - gray[i - width]! - gray[i + width]!;
       const t = ty * GRID_X + Math.min(GRID_X - 1, Math.floor((x * GRID_X) / width));
       tSum[t]! += v;
       tSq[t]! += v * v;
-      tLap[t]! += Math.abs(lap);
+      tLapX[t]! += Math.abs(lapX);
+      tLapY[t]! += Math.abs(lapY);
       if (v >= 250) tSat[t]!++;
       tCount[t]!++;
     }
   }
   const tileMean = new Float32Array(tiles);
   const tileStd = new Float32Array(tiles);
-  const tileLap = new Float32Array(tiles);
+  const tileLapX = new Float32Array(tiles);
+  const tileLapY = new Float32Array(tiles);
   const tileSat = new Float32Array(tiles);
   for (let t = 0; t < tiles; t++) {
     const c = Math.max(1, tCount[t]!);
     const m = tSum[t]! / c;
     tileMean[t] = m;
     tileStd[t] = Math.sqrt(Math.max(0, tSq[t]! / c - m * m));
-    tileLap[t] = tLap[t]! / c;
+    tileLapX[t] = tLapX[t]! / c;
+    tileLapY[t] = tLapY[t]! / c;
     tileSat[t] = tSat[t]! / c;
   }
   const { align, alignWidth, alignHeight } = alignmentMap(gray, width, height);
   return {
     width, height, aspect, mean, std: Math.sqrt(Math.max(0, sumSq / n - mean * mean)), saturated: sat / n,
-    tileMean, tileStd, tileLap, tileSat, align, alignWidth, alignHeight,
+    tileMean, tileStd, tileLapX, tileLapY, tileSat, align, alignWidth, alignHeight,
   };
 }
 

@@ -18,6 +18,8 @@ export interface Measurements {
   corrBest: number;
   /** Best shift as a fraction of the view. */
   shift: number;
+  /** Fraction of structured regions found displaced (rotation, zoom, shift). */
+  localMoved: number;
 }
 
 /** Measures how the image departs from the reference and turns each measure into a 0..1 score,
@@ -37,62 +39,177 @@ export function scoreAgainst(ref: ImageFeatures, img: ImageFeatures): { scores: 
     Blur: clamp01((0.85 - m.sharpness) / 0.6) * clamp01((m.corrZero - 0.3) / 0.3),
     // 22% of the view covered in one piece is the threshold.
     Obstruction: clamp01(m.covered / 0.45) * (1 - coverFromMove),
-    // An eighth of the view newly blown out is the threshold.
-    Glare: clamp01(m.blown / 0.25) * (1 - position),
+    // An eighth of the view drowned in light is the threshold.
+    Glare: clamp01(m.blown / 0.25) * (1 - translationScore(m)),
     'Position change': position,
   };
   for (const k of Object.keys(scores) as Array<keyof AnomalyScores>) scores[k] = Math.round(scores[k] * 1000) / 1000;
   return { scores, measurements: m };
 }
 
+/** The translation part of Position change: the edges line up again at a clear shift, and the
+ * view kept its detail (a pure move does not soften it; a translucent cover does). */
+function translationScore(m: Measurements): number {
+  return clamp01((m.corrBest - m.corrZero) / 0.25) * clamp01(m.shift / 0.03) * clamp01((m.sharpness - 0.55) / 0.1);
+}
+
 function positionScore(m: Measurements): number {
-  // Only a view that is still sharp can be judged moved; a blurred or covered one is not.
-  const sharpOk = clamp01((m.sharpness - 0.55) / 0.15);
-  // A translation: the edges line up again at a clear shift.
-  const translated = clamp01((m.corrBest - m.corrZero) / 0.25) * clamp01(m.shift / 0.03);
-  // Rotation, zoom or a large tilt: the edges line up nowhere, yet the view is not covered.
-  const lost = clamp01((0.3 - m.corrBest) / 0.2) * (1 - clamp01((m.covered - 0.6) / 0.2));
-  return Math.max(translated, lost) * sharpOk;
+  // Light that drowns the view also scrambles its edges: that is glare, not a move.
+  const unlit = 1 - clamp01(m.blown / 0.1);
+  // A large tilt: the edges line up nowhere, yet the view is sharp and not covered.
+  const lost = clamp01((0.3 - m.corrBest) / 0.2) * (1 - clamp01((m.covered - 0.6) / 0.2)) * clamp01((m.sharpness - 0.6) / 0.1) * unlit;
+  // Rotation or zoom: most regions found displaced (40% of them is the threshold). Resampling
+  // softens the view somewhat, so detail may drop further; a cover must not be under way.
+  const local = clamp01((m.localMoved - 0.15) / 0.5) * clamp01((m.sharpness - 0.35) / 0.15) * (1 - clamp01((m.covered - 0.15) / 0.1)) * unlit;
+  return Math.max(translationScore(m), lost, local);
 }
 
 function measure(ref: ImageFeatures, img: ImageFeatures): Measurements {
-  const ratios: number[] = [];
-  const covered = new Uint8Array(TILES);
-  let blownTiles = 0;
+  const ratiosX: number[] = [];
+  const ratiosY: number[] = [];
+  const flat = new Uint8Array(TILES);
+  const soft = new Uint8Array(TILES);
+  const glared = new Uint8Array(TILES);
+  let anyBlown = false;
+  const changedFlat = new Uint8Array(TILES);
+  const blownTile = new Uint8Array(TILES);
   for (let t = 0; t < TILES; t++) {
     const rStd = ref.tileStd[t]!;
     const iStd = img.tileStd[t]!;
-    if (rStd >= TEXTURED_STD) {
-      const rs = ref.tileLap[t]! / rStd;
-      const is = img.tileLap[t]! / Math.max(iStd, 1);
-      if (iStd >= 3) ratios.push(is / Math.max(rs, 1e-3));
-      // Structure lost: the tile became nearly flat where the reference had contrast.
-      if (iStd < Math.max(3, 0.3 * rStd)) covered[t] = 1;
+    // Glare: detail drowned in light: mostly blown out where it was not...
+    const newlyBlown = img.tileSat[t]! - ref.tileSat[t]! > 0.4;
+    if (newlyBlown) {
+      glared[t] = 1;
+      blownTile[t] = 1;
+      anyBlown = true;
     }
-    blownTiles += Math.max(0, img.tileSat[t]! - ref.tileSat[t]!);
+    if (rStd < TEXTURED_STD) {
+      // A plain area (wall, sky) that is still plain but of another brightness may be the
+      // middle of a cover; it joins a cover region but never starts one.
+      if (iStd < TEXTURED_STD && Math.abs(img.tileMean[t]! - ref.tileMean[t]!) > 30 && !newlyBlown) changedFlat[t] = 1;
+      continue;
+    }
+    // ...or much brighter and washed out, but not a flat surface (that is a cover).
+    if (img.tileMean[t]! > ref.tileMean[t]! + 40 && img.tileMean[t]! > 170 && iStd < 0.6 * rStd && iStd >= 4) glared[t] = 1;
+    let tileSharp = 0;
+    if (iStd >= 3 && !glared[t]) {
+      // Second derivatives relative to contrast: blur lowers them, lighting does not.
+      const rx = (img.tileLapX[t]! / iStd) / Math.max(ref.tileLapX[t]! / rStd, 1e-3);
+      const ry = (img.tileLapY[t]! / iStd) / Math.max(ref.tileLapY[t]! / rStd, 1e-3);
+      ratiosX.push(rx);
+      ratiosY.push(ry);
+      tileSharp = Math.min(rx, ry);
+    }
+    // Structure lost: the tile became nearly flat where the reference had contrast, or soft
+    // and faded (the blurred edge of something close to the lens).
+    if (iStd < Math.max(3, 0.3 * rStd)) flat[t] = 1;
+    else if (tileSharp < 0.25 && iStd < 0.6 * rStd) soft[t] = 1;
   }
-  ratios.sort((a, b) => a - b);
-  const sharpness = ratios.length >= 3 ? ratios[Math.floor(ratios.length / 2)]! : 1;
+  const sharpness = Math.min(medianOf(ratiosX), medianOf(ratiosY));
+  // Soft tiles count as covered only when the rest of the view is sharp: when everything is
+  // soft the camera is out of focus, which is Blur.
+  // Blown-out tiles are glare, not a cover.
+  const seeds = (sharpness > 0.6 ? flat.map((f, t) => f | soft[t]!) : flat).map((f, t) => f & (blownTile[t]! ^ 1));
   const { zero, best, dx, dy } = alignment(ref, img);
-  // Blown-out area counts where it was not blown out before; a washed-out frame (contrast
-  // collapsing into brightness) counts in full.
-  const washout = img.mean > 200 && img.std < 0.5 * ref.std ? clamp01((img.mean - 200) / 40) : 0;
+  // Washed-out areas are glare only around a light that blows part of the view out; without
+  // one they are a translucent cover or haze.
+  let glaredCount = 0;
+  if (anyBlown) for (const g of glared) glaredCount += g;
   return {
     sharpness,
-    covered: largestRegion(covered) / TILES,
-    blown: Math.max(blownTiles / TILES, washout * 0.5),
+    covered: largestRegion(seeds, changedFlat) / TILES,
+    blown: glaredCount / TILES,
     corrZero: zero,
     corrBest: best,
     shift: Math.hypot(dx / img.alignWidth, dy / img.alignHeight),
+    // Edges that still line up well where they were rule out any move: skip the local search.
+    localMoved: zero >= 0.85 ? 0 : localMotion(ref, img),
   };
 }
 
-/** Largest 4-connected group of marked tiles. */
-function largestRegion(marked: Uint8Array): number {
+function medianOf(values: number[]): number {
+  if (values.length < 3) return 1;
+  values.sort((a, b) => a - b);
+  return values[Math.floor(values.length / 2)]!;
+}
+
+const LOCAL_GRID_X = 4;
+const LOCAL_GRID_Y = 3;
+const LOCAL_RANGE = 8;
+
+/** Fraction of the structured regions whose content lies elsewhere now: each region of the
+ * edge map is matched around its place; a rotated or zoomed camera moves most regions by
+ * different amounts, passing traffic only a few. */
+function localMotion(ref: ImageFeatures, img: ImageFeatures): number {
+  const w = Math.min(ref.alignWidth, img.alignWidth);
+  const h = Math.min(ref.alignHeight, img.alignHeight);
+  const tw = Math.floor(w / LOCAL_GRID_X);
+  const th = Math.floor(h / LOCAL_GRID_Y);
+  let structured = 0;
+  let moved = 0;
+  for (let gy = 0; gy < LOCAL_GRID_Y; gy++) {
+    for (let gx = 0; gx < LOCAL_GRID_X; gx++) {
+      const x0 = gx * tw;
+      const y0 = gy * th;
+      if (energy(ref.align, ref.alignWidth, x0, y0, tw, th) < 0.02) continue;
+      structured++;
+      const zero = windowNcc(ref, img, x0, y0, tw, th, 0, 0);
+      let best = zero;
+      let bx = 0;
+      let by = 0;
+      // Coarse to fine: every second shift, then the neighbours of the best.
+      for (let dy = -LOCAL_RANGE; dy <= LOCAL_RANGE; dy += 2) {
+        for (let dx = -LOCAL_RANGE; dx <= LOCAL_RANGE; dx += 2) {
+          const c = windowNcc(ref, img, x0, y0, tw, th, dx, dy);
+          if (c > best) [best, bx, by] = [c, dx, dy];
+        }
+      }
+      const [cx, cy] = [bx, by];
+      for (let dy = cy - 1; dy <= cy + 1; dy++) {
+        for (let dx = cx - 1; dx <= cx + 1; dx++) {
+          const c = windowNcc(ref, img, x0, y0, tw, th, dx, dy);
+          if (c > best) [best, bx, by] = [c, dx, dy];
+        }
+      }
+      if (Math.hypot(bx, by) >= 1.5 && best >= 0.4 && best - zero >= 0.15) moved++;
+    }
+  }
+  return structured >= 4 ? moved / structured : 0;
+}
+
+function energy(a: Float32Array, aw: number, x0: number, y0: number, w: number, h: number): number {
+  let e = 0;
+  for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) e += a[y * aw + x]! * a[y * aw + x]!;
+  return e;
+}
+
+function windowNcc(ref: ImageFeatures, img: ImageFeatures, x0: number, y0: number, w: number, h: number, dx: number, dy: number): number {
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let y = y0; y < y0 + h; y++) {
+    const yy = y + dy;
+    if (yy < 0 || yy >= img.alignHeight) continue;
+    for (let x = x0; x < x0 + w; x++) {
+      const xx = x + dx;
+      if (xx < 0 || xx >= img.alignWidth) continue;
+      const va = ref.align[y * ref.alignWidth + x]!;
+      const vb = img.align[yy * img.alignWidth + xx]!;
+      ab += va * vb;
+      aa += va * va;
+      bb += vb * vb;
+    }
+  }
+  return ab / (Math.sqrt(aa * bb) || 1);
+}
+
+/** Largest 4-connected group of marked tiles that contains at least one seed; `joinable`
+ * tiles extend a group but cannot form one alone. */
+function largestRegion(seeds: Uint8Array, joinable: Uint8Array): number {
   const seen = new Uint8Array(TILES);
   let best = 0;
   for (let start = 0; start < TILES; start++) {
-    if (!marked[start] || seen[start]) continue;
+    if (!seeds[start] || seen[start]) continue;
     let size = 0;
     const stack = [start];
     seen[start] = 1;
@@ -104,7 +221,7 @@ function largestRegion(marked: Uint8Array): number {
       for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]] as const) {
         if (nx < 0 || ny < 0 || nx >= GRID_X || ny >= GRID_Y) continue;
         const n = ny * GRID_X + nx;
-        if (marked[n] && !seen[n]) {
+        if ((seeds[n] || joinable[n]) && !seen[n]) {
           seen[n] = 1;
           stack.push(n);
         }

@@ -9,9 +9,9 @@ export class PooledCameraAnalyzer implements CameraAnalyzer {
 
   constructor(private readonly threads: number) {}
 
-  analyze(reference: Buffer, image: Buffer): Promise<AnalysisOutcome> {
+  analyze(reference: { key: string; bytes: Buffer }, image: Buffer): Promise<AnalysisOutcome> {
     this.pool ??= createWorkerPool(siblingModule(import.meta.url, 'camera-analysis.worker'), this.threads, 'camera-analysis');
-    return this.pool.run({ reference, image }) as Promise<AnalysisOutcome>;
+    return this.pool.run({ referenceKey: reference.key, reference: reference.bytes, image }) as Promise<AnalysisOutcome>;
   }
 
   async close(): Promise<void> {
