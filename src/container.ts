@@ -125,7 +125,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   closers.push(async () => notifications.close());
   const analyzer = overrides.analyzer ?? new PooledCameraAnalyzer(config.workers.threads);
   if (analyzer instanceof PooledCameraAnalyzer) closers.push(() => analyzer.close());
-  const analysis = new CameraAnalysisService(cameraRepo, logRepo, images, alerts, analyzer);
+  const analysis = new CameraAnalysisService(cameraRepo, logRepo, images, alerts, analyzer, {
+    obstructionConfirmations: config.camera.obstructionConfirmations,
+  });
   const offline = new OfflineSweepService(db, cameraRepo, logRepo, alerts, { offlineAfterSeconds: config.camera.offlineAfterSeconds });
   const alertService = alerts;
   const usage = new UsageService(new UsageRepository(db));

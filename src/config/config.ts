@@ -28,6 +28,7 @@ const envSchema = z.object({
   RECOGNITION_RATE_PER_SECOND: z.coerce.number().positive().default(8),
   CAMERA_OFFLINE_AFTER_SECONDS: intFrom(3600, 1),
   ALERT_GROUP_WINDOW_SECONDS: intFrom(60, 0),
+  OBSTRUCTION_CONFIRMATIONS: intFrom(2, 1),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Vigil <vigil@localhost>'),
   WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100),
@@ -57,7 +58,7 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   images: { urlSecret: string | undefined; urlTtlSeconds: number; maxPixels: number };
   limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadRatePerSecond: number; recognitionRatePerSecond: number };
-  camera: { uploadIntervalSeconds: number; offlineAfterSeconds: number; alertGroupWindowSeconds: number };
+  camera: { uploadIntervalSeconds: number; offlineAfterSeconds: number; alertGroupWindowSeconds: number; obstructionConfirmations: number };
   mail: { smtpUrl: string | undefined; from: string };
   webhooks: { timeoutMs: number; maxAttempts: number; disableAfterFailures: number };
   outboundAllow: string[];
@@ -105,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       uploadIntervalSeconds: e.CAMERA_UPLOAD_INTERVAL_SECONDS,
       offlineAfterSeconds: e.CAMERA_OFFLINE_AFTER_SECONDS,
       alertGroupWindowSeconds: e.ALERT_GROUP_WINDOW_SECONDS,
+      obstructionConfirmations: e.OBSTRUCTION_CONFIRMATIONS,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     webhooks: {

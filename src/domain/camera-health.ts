@@ -39,3 +39,20 @@ export function classifyScores(
   const status: HealthStatus = Object.keys(anomalies).length > 0 ? 'anomaly' : review ? 'under_review' : 'normal';
   return { status, anomalies };
 }
+
+/** A cover seen once may be a truck parked for a minute; one seen on consecutive uploads is an
+ * obstruction. With `confirmations` > 1, Obstruction on fewer consecutive uploads (this one
+ * included) is held back: the log is `under_review` unless another anomaly stands. */
+export function confirmObstruction(
+  current: { status: HealthStatus; anomalies: Partial<AnomalyScores> },
+  /** Whether each previous upload (newest first) scored Obstruction at or above threshold. */
+  previous: boolean[],
+  confirmations: number,
+): { status: HealthStatus; anomalies: Partial<AnomalyScores> } {
+  if (current.anomalies.Obstruction === undefined || confirmations <= 1) return current;
+  const recent = previous.slice(0, confirmations - 1);
+  const streak = recent.length === confirmations - 1 && recent.every(Boolean) ? recent.length : 0;
+  if (streak >= confirmations - 1) return current;
+  const { Obstruction: _held, ...rest } = current.anomalies;
+  return { status: Object.keys(rest).length > 0 ? 'anomaly' : 'under_review', anomalies: rest };
+}

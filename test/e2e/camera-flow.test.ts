@@ -63,8 +63,10 @@ describe('camera monitoring end to end', () => {
     const body = delivery!.json();
     expect(body).toMatchObject({
       license: license.code, user: a.email, anomaly: 'Anomaly',
-      cameras: [{ serial: 'GATE-1', name: 'GATE-1', anomaly: 'Anomaly', tags: ['yard'], reference_image: expect.stringMatching(/^http/), latest_image: logs[0].snapshot }],
+      cameras: [{ serial: 'GATE-1', name: 'GATE-1', anomaly: 'Anomaly', tags: ['yard'], reference_image: expect.stringMatching(/^http/), latest_image: expect.any(String) }],
     });
+    // The same image (signed URLs differ only in their expiry, which depends on when they were made).
+    expect(body.cameras[0].latest_image.split('?')[0]).toBe(logs[0].snapshot.split('?')[0]);
     const [mail] = await smtp.waitFor(1);
     expect(mail!.to).toEqual([a.email]);
     expect(mail!.subject).toMatch(/GATE-1.*Anomaly/);
@@ -103,6 +105,19 @@ describe('camera monitoring end to end', () => {
     expect(logs).toEqual([expect.objectContaining({ status: 'offline', snapshot: null, anomalies: {} })]);
     const alerts = (await t.app.inject({ url: `${P}/${license.id}/alerts/`, headers: a.auth })).json();
     expect(alerts[0].cameras[0]).toMatchObject({ serial: 'SILENT', status: 'Offline', snapshot: null });
+  });
+
+  it('holds a first obstruction for review and confirms it on the next upload', async () => {
+    const a = await t.account();
+    const license = await t.container.licenses.create({ accountId: a.id, size: 2, expiration: new Date(Date.now() + 86_400_000) });
+    const bag = await sharp({ create: { width: 380, height: 480, channels: 3, background: '#101010' } }).png().toBuffer();
+    const covered = await sharp(scene).composite([{ input: bag, left: 0, top: 0 }]).jpeg().toBuffer();
+    await upload(a.auth, 'DOCK', scene);
+    await upload(a.auth, 'DOCK', covered);
+    await upload(a.auth, 'DOCK', covered);
+    const logs = (await t.app.inject({ url: `${P}/${license.id}/cameras/DOCK/logs/`, headers: a.auth })).json();
+    expect(logs.map((l: { status: string }) => l.status)).toEqual(['anomaly', 'under_review', 'normal']);
+    expect(logs[0].anomalies).toEqual({ Obstruction: expect.any(Number) });
   });
 
   it('gives config_issue to an image that cannot be compared with the reference', async () => {

@@ -1,4 +1,4 @@
-import { classifyScores, DEFAULT_REVIEW_BAND, DEFAULT_THRESHOLDS, type AnomalyScores, type Thresholds } from '../../domain/camera-health.js';
+import { classifyScores, confirmObstruction, DEFAULT_REVIEW_BAND, DEFAULT_THRESHOLDS, type AnomalyScores, type Thresholds } from '../../domain/camera-health.js';
 import type { LogStatus } from '../../domain/camera-status.js';
 import type { CameraLogRepository, CameraLogRow } from '../../storage/repositories/camera-log.repository.js';
 import type { CameraRepository, CameraRow } from '../../storage/repositories/camera.repository.js';
@@ -25,6 +25,7 @@ export class CameraAnalysisService {
     private readonly images: ImageService,
     private readonly alerts: AlertService,
     private readonly analyzer: CameraAnalyzer,
+    private readonly options: { obstructionConfirmations: number } = { obstructionConfirmations: 2 },
   ) {}
 
   async run(job: AnalyzeJob): Promise<void> {
@@ -35,7 +36,7 @@ export class CameraAnalysisService {
     const image = await this.images.bytesOf(job.imageId);
     if (!image) return;
 
-    const result = await this.evaluate(camera, job.imageId, image);
+    const result = await this.evaluate(camera, job, image);
     await this.record(camera, job, existing, result);
   }
 
@@ -55,7 +56,8 @@ export class CameraAnalysisService {
     await this.record(camera, job, existing, { status: 'under_review', anomalies: {}, scores: null, detail: `analysis failed: ${error.message}` });
   }
 
-  private async evaluate(camera: CameraRow, imageId: number, image: Buffer): Promise<Evaluation> {
+  private async evaluate(camera: CameraRow, job: AnalyzeJob, image: Buffer): Promise<Evaluation> {
+    const imageId = job.imageId;
     const small = await analysable(image);
     if (small) return { status: 'config_issue', anomalies: {}, scores: null, detail: small };
     if (camera.reference_image_id === null) {
@@ -68,8 +70,12 @@ export class CameraAnalysisService {
     const outcome = await this.analyzer.analyze({ key: `image-${camera.reference_image_id}`, bytes: reference }, image);
     if (outcome.kind === 'not_comparable') return { status: 'config_issue', anomalies: {}, scores: null, detail: outcome.reason };
     const { thresholds, reviewBand } = thresholdsOf(camera);
-    const { status, anomalies } = classifyScores(outcome.scores, thresholds, reviewBand);
-    return { status, anomalies, scores: outcome.scores, detail: null };
+    const classified = classifyScores(outcome.scores, thresholds, reviewBand);
+    const previous = classified.anomalies.Obstruction === undefined ? [] : await this.logs.recentScores(camera.id, job.uploadedAt, this.options.obstructionConfirmations - 1);
+    const covered = previous.map((p) => (p.Obstruction ?? 0) >= thresholds.Obstruction);
+    const { status, anomalies } = confirmObstruction(classified, covered, this.options.obstructionConfirmations);
+    const held = anomalies.Obstruction === undefined && classified.anomalies.Obstruction !== undefined;
+    return { status, anomalies, scores: outcome.scores, detail: held ? 'obstruction awaiting confirmation by the next upload' : null };
   }
 
   private async record(camera: CameraRow, job: AnalyzeJob, existing: CameraLogRow | undefined, e: Evaluation, alert = true): Promise<void> {

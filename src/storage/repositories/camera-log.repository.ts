@@ -37,9 +37,18 @@ export class CameraLogRepository {
     return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
   }
 
-  /** Statuses of the camera's most recent logs, newest first. */
-  async recentStatuses(cameraId: number, count: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('camera_logs').select('status').where('camera_id', '=', cameraId).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(count).execute();
-    return rows.map((r) => r.status);
+  /** Scores of the camera's most recent analysed logs uploaded before `before`, newest first. */
+  async recentScores(cameraId: number, before: number, count: number): Promise<Array<Record<string, number>>> {
+    const rows = await this.db
+      .selectFrom('camera_logs')
+      .select('scores')
+      .where('camera_id', '=', cameraId)
+      .where('created_at', '<', before)
+      .where('status', 'in', ['normal', 'anomaly', 'under_review'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(count)
+      .execute();
+    return rows.map((r) => (r.scores ? (JSON.parse(r.scores) as Record<string, number>) : {}));
   }
 }
