@@ -134,8 +134,10 @@ export class SqlJobRunner {
       this.running++;
       void this.claimAndRun().then((ran) => {
         this.running--;
-        if (this.running === 0) for (const r of this.idle) r();
-        this.idle.clear();
+        if (this.running === 0) {
+          for (const r of this.idle) r();
+          this.idle.clear();
+        }
         if (ran) this.pump();
         else this.schedulePoll();
       });
