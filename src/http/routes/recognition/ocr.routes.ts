@@ -1,17 +1,16 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { UsageFamily } from '../../../domain/usage.js';
 import { errors } from '../../../services/errors.js';
 import { resolveImageSource } from '../../../services/image-input.js';
 import type { SafeFetch } from '../../../services/outbound/safe-fetch.js';
-import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
+import type { RateLimiter } from '../../../services/rate-limiter.js';
 import type { OcrService } from '../../../services/recognition/ocr.service.js';
 import { OCR_TYPES, type OcrType } from '../../../services/recognition/text-recognizer.port.js';
 import type { UsageService } from '../../../services/usage.service.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { readRecognitionRequest } from '../../recognition-request.js';
-import { field, parseCameraId, parseTimestamp } from './recognition-params.js';
+import { ErrorDetail, field, parseCameraId, parseTimestamp, Statistics, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
 
 export interface OcrRouteOptions {
   ocr: OcrService;
@@ -22,11 +21,6 @@ export interface OcrRouteOptions {
   ratePerSecond: number;
 }
 
-const ErrorDetail = Type.Object({ detail: Type.String(), status_code: Type.Integer(), code: Type.Optional(Type.String()) });
-const Statistics = Type.Object({
-  usage: Type.Object({ calls: Type.Integer(), month: Type.Integer(), year: Type.Integer(), resets_on: Type.String() }),
-  total_calls: Type.Integer(),
-});
 const ValueList = Type.Array(Type.Object({ value: Type.String() }));
 const RecognitionResult = Type.Object({
   processing_time: Type.Number({ description: 'milliseconds' }),
@@ -49,13 +43,8 @@ const readerResponses = { 200: RecognitionResult, 400: ErrorDetail, 401: ErrorDe
 /** The text recognition family: OCR (all types), VIN (deprecated) and trailer readers, each with
  * monthly statistics. Errors use the recognition shape {"detail", "status_code"}. */
 export async function ocrRoutes(app: FastifyInstance, opts: OcrRouteOptions) {
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), family: 'recognition' };
-  });
-  const throttle = async (request: FastifyRequest) => {
-    const key = `recognition:${createHash('sha256').update(request.headers.authorization ?? '').digest('hex')}`;
-    await enforceRate(opts.limiter, key, opts.ratePerSecond, 'Request was throttled. Expected available in 1 second.', 'throttled');
-  };
+  useRecognitionErrors(app);
+  const throttle = throttlePerToken(opts.limiter, 'recognition', opts.ratePerSecond);
 
   const reader = (path: string, family: Extract<UsageFamily, 'ocr' | 'vin' | 'trailer-id'>, fixedType: OcrType | undefined, summary: string) =>
     app.post(path, {

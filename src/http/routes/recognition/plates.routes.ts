@@ -1,16 +1,15 @@
-import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 import { resolveImageSource } from '../../../services/image-input.js';
 import type { SafeFetch } from '../../../services/outbound/safe-fetch.js';
-import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
+import type { RateLimiter } from '../../../services/rate-limiter.js';
 import type { PlateService } from '../../../services/recognition/plate.service.js';
 import type { UsageService } from '../../../services/usage.service.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { readRecognitionRequest } from '../../recognition-request.js';
 import { plateParams } from './plate-params.js';
-import { field, parseCameraId, parseTimestamp } from './recognition-params.js';
+import { ErrorDetail, field, parseCameraId, parseTimestamp, Statistics, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
 
 export interface PlateRouteOptions {
   plates: PlateService;
@@ -23,7 +22,6 @@ export interface PlateRouteOptions {
   onprem?: { account: () => Promise<AccountRow>; maxCalls: number };
 }
 
-const ErrorDetail = Type.Object({ detail: Type.String(), status_code: Type.Integer(), code: Type.Optional(Type.String()) });
 const PlateResponse = Type.Object(
   {
     processing_time: Type.Number({ description: 'milliseconds' }),
@@ -40,14 +38,9 @@ const PlateResponse = Type.Object(
  * plate usage statistics. Response bodies are built by the service for existing clients, so
  * they are sent as they are rather than filtered through a response schema. */
 export async function plateRoutes(app: FastifyInstance, opts: PlateRouteOptions) {
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), family: 'recognition' };
-  });
+  useRecognitionErrors(app);
   const onprem = opts.onprem;
-  const throttle = async (request: FastifyRequest) => {
-    const key = `plates:${createHash('sha256').update(request.headers.authorization ?? '').digest('hex')}`;
-    await enforceRate(opts.limiter, key, opts.ratePerSecond, 'Request was throttled. Expected available in 1 second.', 'throttled');
-  };
+  const throttle = throttlePerToken(opts.limiter, 'plates', opts.ratePerSecond);
 
   app.post('/plate-reader/', {
     // The on-premise server has no per-second limit (spec, section 8).
@@ -74,10 +67,6 @@ export async function plateRoutes(app: FastifyInstance, opts: PlateRouteOptions)
   });
 
   if (!onprem) {
-    const Statistics = Type.Object({
-      usage: Type.Object({ calls: Type.Integer(), month: Type.Integer(), year: Type.Integer(), resets_on: Type.String() }),
-      total_calls: Type.Integer(),
-    });
     app.get('/statistics/', {
       onRequest: app.requireAccount,
       schema: { summary: 'Plate reader calls this month', tags: ['plate-recognition'], security: [{ token: [] }], response: { 200: Statistics, 401: ErrorDetail } },

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { errors } from '../../../services/errors.js';
+import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
 import type { RecognitionRequest } from '../../recognition-request.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]00:?00)?$/;
@@ -20,4 +24,28 @@ export function parseTimestamp(value: string | undefined): string | undefined {
 export function parseCameraId(value: string | undefined): string | undefined {
   if (value !== undefined && value.length > 128) throw errors.badRequest('camera_id must be at most 128 characters.', 'invalid_camera_id');
   return value;
+}
+
+/** Error body of the recognition families. */
+export const ErrorDetail = Type.Object({ detail: Type.String(), status_code: Type.Integer(), code: Type.Optional(Type.String()) });
+
+/** Usage statistics of one family for the current month. */
+export const Statistics = Type.Object({
+  usage: Type.Object({ calls: Type.Integer(), month: Type.Integer(), year: Type.Integer(), resets_on: Type.String() }),
+  total_calls: Type.Integer(),
+});
+
+/** Marks every route of the plugin as a recognition route (its errors use ErrorDetail). */
+export function useRecognitionErrors(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...(route.config as object), family: 'recognition' };
+  });
+}
+
+/** onRequest hook: 429 when the token sends more than `perSecond` requests of this kind. */
+export function throttlePerToken(limiter: RateLimiter, kind: string, perSecond: number) {
+  return async (request: FastifyRequest) => {
+    const key = `${kind}:${createHash('sha256').update(request.headers.authorization ?? '').digest('hex')}`;
+    await enforceRate(limiter, key, perSecond, 'Request was throttled. Expected available in 1 second.', 'throttled');
+  };
 }
