@@ -20,7 +20,9 @@ import { OfflineSweepService } from './services/camera-monitoring/offline.servic
 import { CameraUploadService } from './services/camera-monitoring/upload.service.js';
 import { createNotifications } from './services/notifications/index.js';
 import type { DeliveryRef } from './services/notifications/ports.js';
+import { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter } from './services/rate-limiter.js';
+import { RedisRateLimiter } from './services/redis-rate-limiter.js';
 import { assertHandlersComplete } from './queue/jobs.js';
 import { SqlJobQueue, SqlJobRunner } from './queue/sql-job-queue.js';
 import { AlertRepository } from './storage/repositories/alert.repository.js';
@@ -156,6 +158,15 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     onError: (err, kind) => console.error(`[vigil] job ${kind} failed:`, err instanceof Error ? err.message : err),
   });
 
+  // With Redis, rate limits are shared by every API process; embedded, they live in memory.
+  let rateLimiter: RateLimiter = new MemoryRateLimiter();
+  if (config.redisUrl) {
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
+    rateLimiter = new RedisRateLimiter(redis);
+    readiness.set('redis', async () => void (await redis.ping()));
+    closers.push(async () => void redis.disconnect());
+  }
+
   let sweepTimer: NodeJS.Timeout | undefined;
   let started = false;
 
@@ -168,7 +179,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     images,
     queue,
     runner,
-    rateLimiter: new MemoryRateLimiter(),
+    rateLimiter,
     notifications,
     usage,
     ocr,

@@ -42,3 +42,19 @@ describe('operations endpoints', () => {
     expect(res.json()).toMatchObject({ code: 'route_not_found' });
   });
 });
+
+describe('with Redis', () => {
+  it('shares upload rate limits and reports Redis in /readyz', async () => {
+    const { Redis } = await import('ioredis');
+    const probe = new Redis('redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    const up = await probe.connect().then(() => true, () => false);
+    probe.disconnect();
+    if (!up) return;
+    const t = await buildTestApp({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    try {
+      expect((await t.app.inject({ url: '/readyz' })).json().checks).toEqual({ database: 'ok', redis: 'ok' });
+    } finally {
+      await t.close();
+    }
+  });
+});
