@@ -35,6 +35,9 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: Math.ceil(config.limits.maxUploadBytes * 1.4) + 64 * 1024,
     trustProxy: false,
+    // A client that trickles its request (slow loris) is cut off instead of holding a socket.
+    requestTimeout: 60_000,
+    connectionTimeout: 120_000,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,6 +1,6 @@
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { errors } from '../services/errors.js';
+import { AppError, errors } from '../services/errors.js';
 
 export interface UploadForm {
   /** Text fields; a repeated field keeps every value in order. */
@@ -13,6 +13,17 @@ export interface UploadForm {
 export async function readMultipart(request: FastifyRequest, maxFileBytes: number): Promise<UploadForm> {
   if (!request.isMultipart()) throw errors.badRequest('Send the request as multipart/form-data.', 'invalid_content_type');
   const form: UploadForm = { fields: new Map(), files: new Map() };
+  try {
+    await collectParts(request, maxFileBytes, form);
+  } catch (err) {
+    if (err instanceof AppError || (err as { code?: string }).code?.startsWith('FST_')) throw err;
+    // The multipart parser's own complaints (no boundary, truncated part, broken header).
+    throw errors.badRequest(`The multipart body is malformed: ${(err as Error).message}.`, 'invalid_multipart');
+  }
+  return form;
+}
+
+async function collectParts(request: FastifyRequest, maxFileBytes: number, form: UploadForm): Promise<void> {
   for await (const part of request.parts({ limits: { fileSize: maxFileBytes, files: 4, fields: 32, fieldSize: Math.ceil(maxFileBytes * 1.4) } })) {
     if (part.type === 'file') {
       const bytes = await part.toBuffer();
@@ -24,7 +35,6 @@ export async function readMultipart(request: FastifyRequest, maxFileBytes: numbe
       form.fields.set(part.fieldname, [...(form.fields.get(part.fieldname) ?? []), value]);
     }
   }
-  return form;
 }
 
 /** A single-valued text field: 400 when repeated. */
