@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { findPlateCandidates } from './candidate-finder.js';
+import type { Quad } from './plate.types.js';
+
+const rect = (x: number, y: number, w: number, h: number): Quad => [
+  { x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h },
+];
+
+describe('findPlateCandidates', () => {
+  it('ranks plate-shaped lines above long captions and tiny specks', () => {
+    const out = findPlateCandidates([
+      { quad: rect(10, 10, 600, 20), score: 0.99 }, // a caption: far too long
+      { quad: rect(400, 300, 120, 30), score: 0.9 }, // plate-shaped
+      { quad: rect(50, 50, 8, 4), score: 0.99 }, // a speck
+    ], 720, 5);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.lines[0]).toEqual(rect(400, 300, 120, 30));
+  });
+
+  it('adds a merged candidate for a plate split in two boxes', () => {
+    const out = findPlateCandidates([
+      { quad: rect(400, 300, 60, 30), score: 0.9 },
+      { quad: rect(475, 301, 70, 30), score: 0.9 },
+    ], 720, 5);
+    const merged = out.find((c) => c.lines.length === 1 && c.lines[0]![0].x === 400 && c.lines[0]![1].x === 545);
+    expect(merged).toBeDefined();
+  });
+
+  it('adds a two-line candidate for stacked lines', () => {
+    const out = findPlateCandidates([
+      { quad: rect(400, 300, 80, 30), score: 0.9 },
+      { quad: rect(395, 335, 90, 30), score: 0.9 },
+    ], 720, 5);
+    expect(out.some((c) => c.lines.length === 2)).toBe(true);
+  });
+
+  it('keeps at most `limit` candidates', () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({ quad: rect(10 + i * 200, 300, 100, 30), score: 0.9 }));
+    expect(findPlateCandidates(many, 720, 3)).toHaveLength(3);
+  });
+});

@@ -1,0 +1,99 @@
+import type { PlateCandidate, Quad } from './plate.types.js';
+
+export interface DetectedText {
+  quad: Quad;
+  score: number;
+}
+
+interface Line {
+  quad: Quad;
+  score: number;
+  cx: number;
+  cy: number;
+  w: number;
+  h: number;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+function describe(d: DetectedText): Line {
+  const [a, b, c, e] = d.quad;
+  const w = Math.max(Math.hypot(b.x - a.x, b.y - a.y), Math.hypot(c.x - e.x, c.y - e.y));
+  const h = Math.max(Math.hypot(e.x - a.x, e.y - a.y), Math.hypot(c.x - b.x, c.y - b.y));
+  const xs = d.quad.map((p) => p.x);
+  const ys = d.quad.map((p) => p.y);
+  return {
+    quad: d.quad, score: d.score, w, h,
+    cx: xs.reduce((s, v) => s + v, 0) / 4, cy: ys.reduce((s, v) => s + v, 0) / 4,
+    x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys),
+  };
+}
+
+/** Plate text lines are a few characters long: between about 1.3 and 8 times as wide as tall. */
+function aspectScore(w: number, h: number): number {
+  const r = w / Math.max(1, h);
+  if (r < 0.9 || r > 12) return 0;
+  if (r < 1.6) return 0.5 + (r - 0.9) / 1.4;
+  if (r > 8) return 1 - (r - 8) / 5;
+  return 1;
+}
+
+/** Text under 7 px is unreadable; text taller than half the image is a sign, not a plate,
+ * unless the image is itself a plate crop. */
+function sizeScore(h: number, imageHeight: number): number {
+  if (h < 7) return 0;
+  if (h < 12) return 0.6 + ((h - 7) / 5) * 0.4;
+  const rel = h / imageHeight;
+  return rel > 0.6 ? 0.6 : 1;
+}
+
+function boundsQuad(x0: number, y0: number, x1: number, y1: number): Quad {
+  return [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+}
+
+/** Two boxes on one baseline with a small gap: a plate whose characters the detector split
+ * (`ABC 1234`, `RK 755 AJ`). */
+function sameLine(a: Line, b: Line): boolean {
+  const hr = Math.min(a.h, b.h) / Math.max(a.h, b.h);
+  const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
+  return hr > 0.7 && Math.abs(a.cy - b.cy) < 0.35 * Math.max(a.h, b.h) && gap < 1.2 * Math.max(a.h, b.h) && gap > -0.3 * Math.min(a.w, b.w);
+}
+
+/** Two lines stacked, overlapping horizontally and close: a two-line plate. */
+function stacked(top: Line, bottom: Line): boolean {
+  const overlap = Math.min(top.x1, bottom.x1) - Math.max(top.x0, bottom.x0);
+  const gap = bottom.y0 - top.y1;
+  const hr = Math.min(top.h, bottom.h) / Math.max(top.h, bottom.h);
+  return top.cy < bottom.cy && overlap > 0.6 * Math.min(top.w, bottom.w) && gap < 0.6 * Math.max(top.h, bottom.h) && gap > -0.4 * Math.min(top.h, bottom.h) && hr > 0.5;
+}
+
+/** Ranks detected text lines by plate-likeness and adds merged candidates for split and
+ * two-line plates. Returns at most `limit`, best first. */
+export function findPlateCandidates(texts: readonly DetectedText[], imageHeight: number, limit: number): PlateCandidate[] {
+  const lines = texts.map(describe);
+  const out: PlateCandidate[] = [];
+  for (const l of lines) {
+    const like = aspectScore(l.w, l.h) * sizeScore(l.h, imageHeight);
+    if (like > 0) out.push({ lines: [l.quad], dscore: l.score * like });
+  }
+  for (let i = 0; i < lines.length; i++) {
+    for (let j = 0; j < lines.length; j++) {
+      if (i === j) continue;
+      const a = lines[i]!;
+      const b = lines[j]!;
+      if (a.cx < b.cx && sameLine(a, b)) {
+        const x0 = Math.min(a.x0, b.x0), x1 = Math.max(a.x1, b.x1), y0 = Math.min(a.y0, b.y0), y1 = Math.max(a.y1, b.y1);
+        const like = aspectScore(x1 - x0, (a.h + b.h) / 2) * sizeScore((a.h + b.h) / 2, imageHeight);
+        // Slightly above its parts: a merged reading only wins when the grammar prefers it.
+        if (like > 0) out.push({ lines: [boundsQuad(x0, y0, x1, y1)], dscore: Math.min(1, ((a.score + b.score) / 2) * like * 1.02) });
+      }
+      if (stacked(a, b)) {
+        const like = sizeScore(Math.min(a.h, b.h), imageHeight) * aspectScore((a.w + b.w) / 2, a.h + b.h);
+        if (like > 0) out.push({ lines: [a.quad, b.quad], dscore: ((a.score + b.score) / 2) * like * 0.9 });
+      }
+    }
+  }
+  return out.sort((x, y) => y.dscore - x.dscore).slice(0, limit);
+}

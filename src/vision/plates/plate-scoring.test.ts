@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { expandReading, scoreReading } from './plate-scoring.js';
+
+/** A reading as the recogniser gives it: per character the top choice and its runner-up. */
+const read = (text: string, prob = 0.95, runnerUp: Record<number, string> = {}) =>
+  [...text].map((c, i) => [{ char: c, prob }, ...(runnerUp[i] ? [{ char: runnerUp[i]!, prob: 0.04 }] : [])]);
+
+const none = { regions: [], strictRegion: false, textFormats: [] };
+
+describe('scoreReading', () => {
+  it('keeps a clean reading on top and names its region', () => {
+    const [top] = scoreReading(read('ABC1D23'), { ...none, regions: ['br'] });
+    expect(top).toMatchObject({ plate: 'ABC1D23', matched: true, region: { code: 'br' } });
+    expect(top!.score).toBeGreaterThan(0.9);
+  });
+
+  it('turns O into 0 where the Brazilian format wants a digit', () => {
+    expect(scoreReading(read('ABCO234'), { ...none, regions: ['br'] })[0]?.plate).toBe('ABC0234');
+    expect(scoreReading(read('A8C1234'), { ...none, regions: ['br'] })[0]?.plate).toBe('ABC1234');
+  });
+
+  it('answers with the region the client named (us-ca for a US template)', () => {
+    expect(scoreReading(read('7ABC123'), { ...none, regions: ['us-ca'] })[0]?.region.code).toBe('us-ca');
+  });
+
+  it('drops readings outside the regions when strict', () => {
+    expect(scoreReading(read('AB1234'), { ...none, regions: ['br'], strictRegion: true })).toEqual([]);
+    expect(scoreReading(read('AB1234'), { ...none, regions: ['br'] })[0]?.plate).toBe('AB1234');
+  });
+
+  it('prefers readings that match the client text formats', () => {
+    expect(scoreReading(read('ABCO234'), { ...none, textFormats: ['^[a-z]{3}[0-9]{4}$'] })[0]?.plate).toBe('ABC0234');
+  });
+
+  it('ignores an invalid text format instead of failing', () => {
+    expect(scoreReading(read('ABC1234'), { ...none, textFormats: ['(['] })[0]?.plate).toBe('ABC1234');
+  });
+
+  it('can leave out an unsure edge character (a bolt, a frame edge)', () => {
+    const chars = [[{ char: 'I', prob: 0.2 }], ...read('ABC1234')];
+    expect(scoreReading(chars, { ...none, regions: ['br'] })[0]?.plate).toBe('ABC1234');
+  });
+
+  it('scores all-letter words (state names) below plates with digits', () => {
+    const word = scoreReading(read('GEORGIA'), none)[0]!;
+    const plate = scoreReading(read('BMN2079'), none)[0]!;
+    expect(word.score).toBeLessThan(plate.score);
+  });
+});
+
+describe('expandReading', () => {
+  it('lists the most probable strings first', () => {
+    const out = expandReading(read('AB', 0.9, { 1: '8' }));
+    expect(out[0]).toMatchObject({ text: 'AB' });
+    expect(out.map((o) => o.text)).toContain('A8');
+  });
+});

@@ -1,0 +1,107 @@
+import { CONFUSIONS, regionLabel, templatesFor } from './plate-grammar.js';
+
+export interface CharOption {
+  char: string;
+  prob: number;
+}
+
+export interface ScoringOptions {
+  regions: readonly string[];
+  strictRegion: boolean;
+  textFormats: readonly string[];
+}
+
+export interface ScoredPlate {
+  /** Upper case, alphanumeric. */
+  plate: string;
+  /** Reading confidence after the grammar's say, 0..1. */
+  score: number;
+  region: { code: string; score: number };
+  /** True when a region template or a text format matched. */
+  matched: boolean;
+}
+
+const BEAM = 48;
+/** A swap the recogniser did not propose costs this much probability. */
+const SWAP_FACTOR = 0.3;
+
+/** Options per position: the recogniser's alternatives plus the look-alike of its top choice,
+ * so a grammar can ask for a digit where the network saw O. */
+function positionOptions(alts: readonly CharOption[]): CharOption[] {
+  const out = alts.filter((a) => /^[A-Z0-9]$/.test(a.char) && a.prob > 0.001).map((a) => ({ ...a }));
+  const top = out[0];
+  if (!top) return out;
+  const twin = CONFUSIONS[top.char];
+  if (!twin) return out;
+  // The look-alike is at least this plausible, whatever tiny probability the network gave it.
+  const floor = top.prob * SWAP_FACTOR;
+  const known = out.find((o) => o.char === twin);
+  if (known) known.prob = Math.max(known.prob, floor);
+  else out.push({ char: twin, prob: floor });
+  return out.sort((a, b) => b.prob - a.prob);
+}
+
+/** A character this unsure may be a bolt, a frame edge or a sticker: the reading without it
+ * is a hypothesis too, as likely as the character is not. */
+const SKIP_BELOW = 0.6;
+
+/** The most probable strings a per-character reading allows (beam search over alternatives
+ * and the omission of unsure characters). */
+export function expandReading(chars: readonly (readonly CharOption[])[]): Array<{ text: string; logp: number }> {
+  let beam = [{ text: '', logp: 0 }];
+  for (const alts of chars) {
+    const opts = positionOptions(alts);
+    if (opts.length === 0) continue;
+    const top = opts[0]!.prob;
+    if (top < SKIP_BELOW) opts.push({ char: '', prob: (1 - top) * 0.9 });
+    const next: typeof beam = [];
+    for (const b of beam) for (const o of opts) next.push({ text: b.text + o.char, logp: b.logp + Math.log(Math.max(1e-6, o.prob)) });
+    next.sort((a, b) => b.logp - a.logp);
+    beam = next.slice(0, BEAM);
+  }
+  return beam.filter((b) => b.text.length > 0);
+}
+
+/** Ranks the strings a reading allows by confidence and fit to the region grammars. */
+export function scoreReading(chars: readonly (readonly CharOption[])[], options: ScoringOptions): ScoredPlate[] {
+  const templates = templatesFor(options.regions, options.strictRegion);
+  const formats = options.textFormats.flatMap((f) => {
+    try {
+      return [new RegExp(f, 'i')];
+    } catch {
+      return [];
+    }
+  });
+  const hinted = options.regions.length > 0;
+  const out: ScoredPlate[] = [];
+  for (const { text, logp } of expandReading(chars)) {
+    // Per position of the reading, so that dropping a character is not free.
+    const confidence = Math.exp(logp / Math.max(1, chars.length));
+    let weight = 0;
+    let code = '';
+    for (const tpl of templates) {
+      if (!tpl.pattern.test(text)) continue;
+      // A template of a region the client named beats an equally specific foreign one.
+      const w = tpl.weight * (tpl.preferred || !hinted ? 1 : 0.75);
+      if (w > weight) {
+        weight = w;
+        code = tpl.code;
+      }
+    }
+    const formatHit = formats.some((re) => re.test(text));
+    if (formatHit) weight = Math.max(weight, 1.2);
+    const matched = weight > 0;
+    if (options.strictRegion && hinted && !matched) continue;
+    let factor = matched ? 0.7 + 0.3 * Math.min(1, weight) : 0.7;
+    // Formats the client gave outrank the built-in grammars.
+    if (formats.length > 0 && !formatHit) factor *= 0.85;
+    const score = confidence * factor;
+    out.push({
+      plate: text,
+      score,
+      matched,
+      region: { code: code ? regionLabel(code, options.regions) : (options.regions[0]?.toLowerCase() ?? 'unknown'), score: matched ? confidence * Math.min(1, weight) : 0 },
+    });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}

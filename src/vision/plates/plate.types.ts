@@ -1,0 +1,17 @@
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** Corners clockwise from top-left, in image pixels. */
+export type Quad = [Point, Point, Point, Point];
+
+/** A text region that may be a plate, in full-image pixels. */
+export interface PlateCandidate {
+  /** One quad per text line, top to bottom (two for stacked two-line plates). */
+  lines: Quad[];
+  /** Detector confidence times plate-likeness, 0..1. */
+  dscore: number;
+}
+
+export type PlateMode = 'normal' | 'fast' | 'redaction';
