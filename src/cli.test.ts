@@ -70,6 +70,23 @@ describe('vigil CLI', async () => {
     expect(Object.keys(out[1].anomalies)).toEqual(['Blur']);
   });
 
+  it('refuses to start on an unmigrated schema when migrations are not automatic; vigil migrate applies them', async () => {
+    const fresh = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-migrate-'));
+    try {
+      let out = '';
+      const io = { env: { DATA_DIR: fresh, RUN_MIGRATIONS: 'false' }, out: (t: string) => void (out += t), err: () => {} };
+      expect(await runCli(['accounts', 'create', '--email', 'm@example.com', '--json'], io)).toBe(1);
+      expect(JSON.parse(out).error.message).toMatch(/not migrated.*vigil migrate/);
+      out = '';
+      expect(await runCli(['migrate', '--json'], io)).toBe(0);
+      expect(JSON.parse(out).applied).toContain('001-foundation');
+      out = '';
+      expect(await runCli(['accounts', 'create', '--email', 'm@example.com', '--json'], io)).toBe(0);
+    } finally {
+      await fs.rm(fresh, { recursive: true, force: true });
+    }
+  });
+
   it('names the bad variable on invalid configuration', async () => {
     let out = '';
     const code = await runCli(['migrate', '--json'], { env: { DATA_DIR: dataDir, DATABASE_URL: 'mysql://nope' }, out: (t) => void (out += t), err: () => {} });
