@@ -10,6 +10,7 @@ import { errorsPlugin } from './plugins/errors.plugin.js';
 import { metricsPlugin } from './plugins/metrics.plugin.js';
 import { openapiPlugin } from './plugins/openapi.plugin.js';
 import { cameraMonitoringRoutes } from './routes/camera-monitoring/index.js';
+import { dashboardRoutes } from './routes/dashboard/index.js';
 import { imageRoutes } from './routes/images/images.routes.js';
 import { opsRoutes } from './routes/ops/ops.routes.js';
 import { ocrRoutes } from './routes/recognition/ocr.routes.js';
@@ -76,6 +77,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     maxUploadBytes: config.limits.maxUploadBytes, ratePerSecond: config.limits.recognitionRatePerSecond,
   });
   await app.register(plateRoutes, plateOptions);
+  await app.register(dashboardRoutes, { container });
   return app;
 }
 

@@ -86,4 +86,30 @@ export class CamerasService {
     await this.cameras.setThresholds(camera.id, Object.keys(merged).length ? JSON.stringify(merged) : null, band);
     return thresholdsOf({ thresholds: Object.keys(merged).length ? JSON.stringify(merged) : null, review_band: band });
   }
+
+  /** Display name (1..100 characters) and notes (up to 2000), edited in the dashboard. */
+  async setDetails(accountId: number, licenseId: number, serial: string, details: { name: string; notes: string }): Promise<void> {
+    const camera = await this.require(accountId, licenseId, serial);
+    const name = details.name.trim();
+    if (name.length < 1 || name.length > 100) throw errors.badRequest('The name must have 1 to 100 characters.', 'invalid_name');
+    if (details.notes.length > 2000) throw errors.badRequest('Notes are limited to 2000 characters.', 'invalid_notes');
+    await this.cameras.setDetails(camera.id, { name, notes: details.notes });
+  }
+
+  /** Makes a past snapshot of the camera its reference (the same stored image, no copy). */
+  async setReferenceFromLog(accountId: number, licenseId: number, serial: string, logId: number): Promise<void> {
+    const camera = await this.require(accountId, licenseId, serial);
+    const imageId = await this.cameras.snapshotOf(camera.id, logId);
+    if (imageId === undefined) throw errors.notFound('That log has no snapshot of this camera.', 'log_not_found');
+    await this.cameras.setReference(camera.id, imageId);
+  }
+
+  /** The latest log of each camera, keyed by camera id. */
+  async latestLogs(cameras: Array<Pick<CameraRow, 'id' | 'latest_log_id'>>) {
+    const byId = await this.cameras.logsById(cameras.flatMap((c) => (c.latest_log_id === null ? [] : [c.latest_log_id])));
+    return new Map(cameras.flatMap((c) => {
+      const log = c.latest_log_id === null ? undefined : byId.get(c.latest_log_id);
+      return log ? [[c.id, log] as const] : [];
+    }));
+  }
 }

@@ -73,6 +73,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   usage_counters: UsageCountersTable;
   quotas: QuotasTable;
+  sessions: SessionsTable;
 }
 
 export type Insertable<T> = { [K in keyof T]: T[K] extends ColumnType<infer _S, infer I, infer _U> ? I : T[K] };
@@ -198,4 +199,13 @@ export interface QuotasTable {
   account_id: number;
   family: string;
   total_calls: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 (hex) of the session token held in the cookie. */
+  id: string;
+  account_id: number;
+  csrf_secret: string;
+  created_at: Millis;
+  expires_at: Millis;
 }

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { CamerasTable } from '../db/schema.js';
+import type { CameraLogsTable, CamerasTable } from '../db/schema.js';
 
 export type CameraRow = Selectable<CamerasTable>;
 export type CameraWithTags = CameraRow & { tags: string[]; license_code: string };
@@ -143,5 +143,24 @@ export class CameraRepository {
       .orderBy('id')
       .limit(limit)
       .execute();
+  }
+
+  /** Display name and notes (dashboard). */
+  async setDetails(cameraId: number, details: { name: string; notes: string }, now = Date.now()): Promise<void> {
+    await this.db.updateTable('cameras').set({ name: details.name, notes: details.notes, modified_at: now }).where('id', '=', cameraId).execute();
+  }
+
+  /** Logs by id (the cameras' latest ones), for the dashboard grid. */
+  async logsById(logIds: number[]): Promise<Map<number, Selectable<CameraLogsTable>>> {
+    if (logIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('camera_logs').selectAll().where('id', 'in', logIds).execute();
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** The snapshot image of one of the camera's logs; undefined when the log is not the camera's
+   * or has no image. */
+  async snapshotOf(cameraId: number, logId: number): Promise<number | undefined> {
+    const row = await this.db.selectFrom('camera_logs').select('image_id').where('camera_id', '=', cameraId).where('id', '=', logId).executeTakeFirst();
+    return row?.image_id ?? undefined;
   }
 }

@@ -3,6 +3,7 @@ import * as foundation from './001-foundation.js';
 import * as cameraMonitoring from './002-camera-monitoring.js';
 import * as webhooks from './003-webhooks.js';
 import * as usage from './005-usage.js';
+import * as dashboard from './006-dashboard.js';
 
 /** Versioned migrations, applied in key order. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '002-camera-monitoring': cameraMonitoring,
   '003-webhooks': webhooks,
   '005-usage': usage,
+  '006-dashboard': dashboard,
 };

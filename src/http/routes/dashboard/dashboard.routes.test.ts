@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CameraAnalyzer } from '../../../services/camera-monitoring/camera-analyzer.port.js';
+import { setAccountPassword } from '../../../services/dashboard/index.js';
+import { sceneJpeg } from '../../../../test/fixtures/images.js';
+import { multipartBody } from '../../../../test/helpers/multipart.js';
+import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
+
+const PASSWORD = 'correct horse battery';
+
+/** Fixed low scores: these tests are about the pages, the browser test runs the real analysis. */
+const analyzer: CameraAnalyzer = {
+  async analyze() {
+    return { kind: 'scores', scores: { Blur: 0.1, Obstruction: 0.05, Glare: 0.02, 'Position change': 0.03 } };
+  },
+};
+
+describe('dashboard', () => {
+  let t: TestApp;
+  let scene: Buffer;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ CAMERA_UPLOAD_INTERVAL_SECONDS: '0', UPLOAD_RATE_PER_SECOND: '100' }, { analyzer });
+    scene = await sceneJpeg(320, 240, 5);
+  });
+  afterAll(async () => t.close());
+
+  async function user() {
+    const a = await t.account();
+    await setAccountPassword(t.container, { email: a.email, password: PASSWORD });
+    const license = await t.container.licenses.create({ accountId: a.id, size: 5, expiration: new Date(Date.now() + 86_400_000) });
+    return { ...a, license };
+  }
+
+  async function signIn(email: string, password = PASSWORD) {
+    return t.app.inject({ method: 'POST', url: '/login', payload: new URLSearchParams({ email, password, next: '/alerts' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  }
+
+  async function session(email: string) {
+    const res = await signIn(email);
+    expect(res.statusCode).toBe(303);
+    const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+    const page = await t.app.inject({ url: '/tokens', headers: { cookie } });
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const post = (url: string, fields: Record<string, string> = {}, extra: Record<string, string> = {}) =>
+      t.app.inject({ method: 'POST', url, payload: new URLSearchParams({ _csrf: csrf, ...fields }).toString(), headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...extra } });
+    return { cookie, csrf, post, get: (url: string) => t.app.inject({ url, headers: { cookie } }) };
+  }
+
+  async function upload(auth: Record<string, string>, serial: string, tag = 'yard') {
+    const { payload, headers } = await multipartBody({ upload: { bytes: scene }, camera_id: serial, tag });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/camera-monitoring/create-log/', payload, headers: { ...headers, ...auth } });
+    expect(res.statusCode).toBe(201);
+    await t.container.runner.drain();
+  }
+
+  it('sends visitors without a session to the sign-in page', async () => {
+    const res = await t.app.inject({ url: '/cameras/1/X?y=1' });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/login?next=%2Fcameras%2F1%2FX%3Fy%3D1');
+    const login = await t.app.inject({ url: '/login' });
+    expect(login.statusCode).toBe(200);
+    expect(login.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(login.body).toContain('<form method="post" action="/login"');
+    expect((await t.app.inject({ url: '/live/cameras' })).statusCode).toBe(401);
+    // The API is unchanged.
+    expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/' })).statusCode).toBe(401);
+  });
+
+  it('signs in with e-mail and password into an HttpOnly, SameSite=Lax session cookie', async () => {
+    const u = await user();
+    const wrong = await signIn(u.email, 'not the password');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('Wrong e-mail or password.');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const unknown = await signIn('nobody@example.com');
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.body).toContain('Wrong e-mail or password.');
+
+    const ok = await signIn(u.email.toUpperCase());
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe('/alerts');
+    const cookie = String(ok.headers['set-cookie']);
+    expect(cookie).toMatch(/^vigil_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+    // Only the token's hash is stored.
+    const rows = await t.container.db.selectFrom('sessions').selectAll().where('account_id', '=', u.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.id).toMatch(/^[0-9a-f]{64}$/);
+    expect(cookie).not.toContain(rows[0]!.id);
+
+    const page = await t.app.inject({ url: '/', headers: { cookie: cookie.split(';')[0]! } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(u.license.code);
+    expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('throttles repeated sign-in attempts', async () => {
+    const u = await user();
+    const codes = [];
+    for (let i = 0; i < 7; i++) codes.push((await signIn(u.email, `wrong-${i}`)).statusCode);
+    expect(codes.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(codes.slice(5)).toEqual([429, 429]);
+    const res = await signIn(u.email);
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBeDefined();
+  });
+
+  it('refuses state-changing forms without the session CSRF token or from another origin', async () => {
+    const u = await user();
+    const s = await session(u.email);
+    const form = { cookie: s.cookie, 'content-type': 'application/x-www-form-urlencoded' };
+    const missing = await t.app.inject({ method: 'POST', url: '/tokens/create', payload: '', headers: form });
+    expect(missing.statusCode).toBe(403);
+    expect(missing.body).toContain('Reload the page');
+    const wrong = await t.app.inject({ method: 'POST', url: '/tokens/create', payload: `_csrf=${'x'.repeat(s.csrf.length)}`, headers: form });
+    expect(wrong.statusCode).toBe(403);
+    expect((await s.post('/tokens/create', {}, { origin: 'https://evil.example' })).statusCode).toBe(403);
+    // Another session's token does not work either.
+    const other = await session(u.email);
+    const crossed = await t.app.inject({ method: 'POST', url: '/tokens/create', payload: `_csrf=${other.csrf}`, headers: form });
+    expect(crossed.statusCode).toBe(403);
+    expect((await t.container.db.selectFrom('api_tokens').select('id').where('account_id', '=', u.id).execute())).toHaveLength(1);
+    expect((await s.post('/tokens/create', {}, { origin: 'http://localhost:80' })).statusCode).toBe(200);
+  });
+
+  it('ends sessions on expiry and on sign-out', async () => {
+    const u = await user();
+    const s = await session(u.email);
+    expect((await s.get('/')).statusCode).toBe(200);
+    const out = await s.post('/logout');
+    expect(out.statusCode).toBe(303);
+    expect(String(out.headers['set-cookie'])).toContain('vigil_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
+    expect((await s.get('/')).statusCode).toBe(303);
+
+    const s2 = await session(u.email);
+    expect((await s2.get('/')).statusCode).toBe(200);
+    await t.container.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('account_id', '=', u.id).execute();
+    const expired = await s2.get('/');
+    expect(expired.statusCode).toBe(303);
+    expect(expired.headers.location).toBe('/login?next=%2F');
+    expect((await s2.post('/tokens/create')).statusCode).toBe(303);
+
+    // A new password signs the account out everywhere.
+    const s3 = await session(u.email);
+    await setAccountPassword(t.container, { email: u.email, password: 'another long password' });
+    expect((await s3.get('/')).statusCode).toBe(303);
+    await expect(setAccountPassword(t.container, { email: u.email, password: 'short' })).rejects.toThrow(/at least 10/);
+  });
+
+  it('shows a created token once, then only its prefix; revokes it', async () => {
+    const u = await user();
+    const s = await session(u.email);
+    const created = await s.post('/tokens/create');
+    expect(created.statusCode).toBe(200);
+    const token = /<code class="token">(vgl_[A-Za-z0-9_-]+)<\/code>/.exec(created.body)![1]!;
+    expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/', headers: { authorization: `Token ${token}` } })).statusCode).toBe(200);
+    const list = await s.get('/tokens');
+    expect(list.body).not.toContain(token);
+    expect(list.body).toContain(`${token.slice(0, 8)}…`);
+    expect(list.body).not.toContain('class="token"');
+
+    const id = (await t.container.db.selectFrom('api_tokens').select('id').where('account_id', '=', u.id).orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+    expect((await s.post(`/tokens/${id}/revoke`)).statusCode).toBe(303);
+    expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/', headers: { authorization: `Token ${token}` } })).statusCode).toBe(401);
+    // Another account's token is not found, and stays valid.
+    const other = await user();
+    const otherId = (await t.container.db.selectFrom('api_tokens').select('id').where('account_id', '=', other.id).executeTakeFirstOrThrow()).id;
+    expect((await s.post(`/tokens/${otherId}/revoke`)).statusCode).toBe(404);
+    expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/', headers: other.auth })).statusCode).toBe(200);
+  });
+
+  it('shows cameras with status, scores and tags; filters; live JSON; edits a camera', async () => {
+    const u = await user();
+    await upload(u.auth, 'GATE-1', 'north');
+    await upload(u.auth, 'GATE-1', 'north');
+    await upload(u.auth, 'DOCK-2', 'south');
+    const s = await session(u.email);
+
+    const page = await s.get('/');
+    expect(page.body).toContain('GATE-1');
+    expect(page.body).toContain('DOCK-2');
+    expect(page.body).toContain('<span class="tag">north</span>');
+    expect(page.body).toMatch(/<img src="\/v1\/images\/[A-Za-z0-9_-]+\?expires=\d+&amp;signature=/);
+    expect(page.body).toContain('status-normal');
+    expect((await s.get('/?tag=south')).body).not.toContain('GATE-1');
+    expect((await s.get('/?status=anomaly')).body).not.toContain('DOCK-2');
+
+    const live = (await s.get('/live/cameras')).json();
+    expect(live.cameras).toHaveLength(2);
+    expect(live.cameras[0]).toMatchObject({ status: 'normal', label: 'Normal', scores: { Blur: 0.1 }, thumbnail: expect.stringMatching(/^\/v1\/images\//) });
+
+    const path = `/cameras/${u.license.id}/GATE-1`;
+    const cam = await s.get(path);
+    expect(cam.statusCode).toBe(200);
+    expect(cam.body).toContain('<svg viewBox="0 0 720 220"');
+    expect(cam.body).toContain('data-series="Blur"');
+    expect(cam.body).toContain('Reference image');
+
+    expect((await s.post(`${path}/thresholds`, { t_Blur: '0.05', review_band: '0.02' })).headers.location).toBe(`${path}?saved=thresholds`);
+    expect((await t.app.inject({ url: `/v1/camera-monitoring/${u.license.id}/cameras/GATE-1/thresholds/`, headers: u.auth })).json()).toMatchObject({ thresholds: { Blur: 0.05 }, review_band: 0.02 });
+    expect((await s.post(`${path}/thresholds`, { t_Blur: '7' })).statusCode).toBe(400);
+
+    const evil = '<script>alert(1)</script>';
+    expect((await s.post(`${path}/details`, { name: evil, notes: 'a "quoted" & <b>note</b>' })).statusCode).toBe(303);
+    const edited = await s.get(`${path}?saved=details`);
+    expect(edited.body).not.toContain(evil);
+    expect(edited.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(edited.body).toContain('a &quot;quoted&quot; &amp; &lt;b&gt;note&lt;/b&gt;');
+    expect(edited.body).toContain('Name and notes saved.');
+    expect((await s.get('/')).body).not.toContain(evil);
+
+    // Any past snapshot can become the reference.
+    const logs = await t.container.db.selectFrom('camera_logs').innerJoin('cameras', 'cameras.id', 'camera_logs.camera_id').select(['camera_logs.id', 'camera_logs.image_id']).where('cameras.serial', '=', 'GATE-1').where('cameras.account_id', '=', u.id).orderBy('camera_logs.id', 'desc').execute();
+    expect((await s.post(`${path}/reference-from-log`, { log_id: String(logs[0]!.id) })).statusCode).toBe(303);
+    const camera = await t.container.camera.cameras.requireBySerial(u.id, 'GATE-1');
+    expect(camera.reference_image_id).toBe(logs[0]!.image_id);
+    // And an uploaded image.
+    const { payload, headers } = await multipartBody({ _csrf: s.csrf, upload: { bytes: scene } });
+    const up = await t.app.inject({ method: 'POST', url: `${path}/reference`, payload, headers: { ...headers, cookie: s.cookie } });
+    expect(up.statusCode).toBe(303);
+    expect((await t.container.camera.cameras.requireBySerial(u.id, 'GATE-1')).reference_image_id).not.toBe(logs[0]!.image_id);
+
+    expect((await s.post(`/cameras/${u.license.id}/DOCK-2/delete`)).statusCode).toBe(303);
+    expect((await s.get(`/cameras/${u.license.id}/DOCK-2`)).statusCode).toBe(404);
+  });
+
+  it("answers 404 for another account's license, camera and webhook, and changes nothing", async () => {
+    const owner = await user();
+    await upload(owner.auth, 'PRIVATE-1');
+    const hook = await t.container.notifications.webhooks.create(owner.id, { url: 'https://example.com/hook' });
+    const stranger = await user();
+    const s = await session(stranger.email);
+    const path = `/cameras/${owner.license.id}/PRIVATE-1`;
+    const page = await s.get(path);
+    expect(page.statusCode).toBe(404);
+    expect(page.body).not.toContain('PRIVATE-1');
+    // The same answer as for a camera that does not exist at all.
+    expect((await s.get(`/cameras/${owner.license.id}/NOPE`)).statusCode).toBe(404);
+    expect((await s.get('/cameras/999999/NOPE')).statusCode).toBe(404);
+    expect((await s.get('/cameras/abc/NOPE')).statusCode).toBe(404);
+    expect((await s.post(`${path}/delete`)).statusCode).toBe(404);
+    expect((await s.post(`${path}/details`, { name: 'mine', notes: '' })).statusCode).toBe(404);
+    expect((await s.post(`${path}/thresholds`, { t_Blur: '0.9' })).statusCode).toBe(404);
+    expect((await s.post(`/webhooks/${hook.webhook.id}/delete`)).statusCode).toBe(404);
+    expect((await t.container.camera.cameras.requireBySerial(owner.id, 'PRIVATE-1')).name).toBe('PRIVATE-1');
+    expect(await t.container.notifications.webhooks.list(owner.id)).toHaveLength(1);
+    expect((await s.get('/')).body).not.toContain('PRIVATE-1');
+    expect((await s.get('/live/cameras')).json()).toEqual({ cameras: [] });
+  });
+
+  it('lists alerts, webhooks with deliveries, and recognition usage', async () => {
+    const u = await user();
+    const s = await session(u.email);
+    expect((await s.get('/alerts')).body).toContain('No alert yet');
+    const created = await s.post('/webhooks/create', { url: 'https://example.com/in', family: 'ocr' });
+    expect(created.statusCode).toBe(200);
+    expect(created.body).toMatch(/<code class="token">whsec_/);
+    const hooks = await s.get('/webhooks');
+    expect(hooks.body).toContain('https://example.com/in');
+    expect(hooks.body).not.toContain('whsec_');
+    expect((await s.post('/webhooks/create', { url: 'http://127.0.0.1/x', family: 'ocr' })).statusCode).toBe(400);
+    const usage = await s.get('/recognition');
+    expect(usage.body).toMatch(/<td>plate-reader<\/td><td>0<\/td><td>2500<\/td>/);
+  });
+});

@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Container } from '../../../container.js';
+import { createDashboard } from '../../../services/dashboard/index.js';
+import { SESSION_TTL_MS } from '../../../services/dashboard/session.service.js';
+import { AppError } from '../../../services/errors.js';
+import { ImageDecodeError } from '../../../vision/image/decode.js';
+import { accountPages } from './account.routes.js';
+import { assetRoutes } from './assets.routes.js';
+import { authRoutes } from './auth.routes.js';
+import { cameraPages } from './cameras.routes.js';
+import { errorPage } from './pages.view.js';
+import { recognitionPages } from './recognition.routes.js';
+import { pageContext } from './session.js';
+
+// No inline script or style anywhere: the policy can forbid both. Images may be data: URLs
+// (the recognition page shows the uploaded image without storing it).
+const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** The web dashboard under `/` (server-rendered pages, session cookies, CSRF tokens). API paths
+ * are not touched; the pages are hidden from the OpenAPI document. */
+export async function dashboardRoutes(app: FastifyInstance, opts: { container: Container; sessionTtlMs?: number }) {
+  const c = opts.container;
+  const ttlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
+  const { sessions, dashboard } = createDashboard(c, { sessionTtlMs: ttlMs });
+  const maxUploadBytes = c.config.limits.maxUploadBytes;
+
+  app.decorateRequest('dashboardSession', null);
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...(route.schema ?? {}), hide: true };
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('content-security-policy', CSP);
+    reply.header('x-frame-options', 'DENY');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    let { status, message } = classify(err);
+    // Another account's license is "forbidden" in the API; the dashboard does not confirm it exists.
+    if (status === 403 && err instanceof AppError && err.code === 'not_owner') ({ status, message } = { status: 404, message: 'Not found.' });
+    if (status >= 500) request.log.error({ err }, 'dashboard request failed');
+    if (err instanceof AppError) void reply.headers(err.headers);
+    if (request.url.startsWith('/live/')) return reply.code(status).send({ message, code: err instanceof AppError ? err.code : 'error' });
+    return reply.code(status).type('text/html').send(errorPage(contextOf(request), status, message).value);
+  });
+
+  await app.register(assetRoutes);
+  await app.register(authRoutes, { sessions, secureCookies: c.config.publicUrl.startsWith('https:'), ttlMs });
+  await app.register(cameraPages, { dashboard, cameras: c.camera.cameras, sessions, maxUploadBytes });
+  await app.register(accountPages, { dashboard, webhooks: c.notifications.webhooks, sessions });
+  await app.register(recognitionPages, { dashboard, ocr: c.ocr, plates: c.plates, sessions, maxUploadBytes });
+}
+
+function contextOf(request: FastifyRequest) {
+  return request.dashboardSession ? pageContext(request) : undefined;
+}
+
+function classify(err: FastifyError | AppError | Error): { status: number; message: string } {
+  if (err instanceof AppError) return { status: err.status, message: err.message };
+  if (err instanceof ImageDecodeError) return { status: 400, message: err.message };
+  const fe = err as FastifyError;
+  if (fe.code === 'FST_REQ_FILE_TOO_LARGE' || fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, message: 'The file is larger than the upload limit.' };
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return { status: fe.statusCode, message: fe.message };
+  return { status: 500, message: 'Internal error. Try again; if it persists, check the server log.' };
+}
