@@ -154,6 +154,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   assertHandlersComplete(handlers);
   const runner = new SqlJobRunner(db, queue, handlers, {
     concurrency: config.workers.threads + 2,
+    leaseMs: config.workers.jobLeaseSeconds * 1000,
     backoff: overrides.retryBackoff,
     onError: (err, kind) => console.error(`[vigil] job ${kind} failed:`, err instanceof Error ? err.message : err),
   });

@@ -43,6 +43,7 @@ const envSchema = z.object({
   LICENSE_KEY: z.string().default(''),
   MAX_CALLS: intFrom(0, 0),
   SHUTDOWN_GRACE_MS: intFrom(10_000, 0),
+  JOB_LEASE_SECONDS: intFrom(120, 1),
   RUN_MIGRATIONS: boolFrom(true),
 });
 
@@ -62,7 +63,7 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   webhooks: { timeoutMs: number; maxAttempts: number; disableAfterFailures: number };
   outboundAllow: string[];
-  workers: { threads: number; inferenceThreads: number };
+  workers: { threads: number; inferenceThreads: number; jobLeaseSeconds: number };
   role: Env['ROLE'];
   profile: Env['VIGIL_PROFILE'];
   onprem: { licenseKey: string; maxCalls: number };
@@ -115,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
     },
     outboundAllow: e.OUTBOUND_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
-    workers: { threads: e.WORKER_THREADS, inferenceThreads: e.INFERENCE_THREADS },
+    workers: { threads: e.WORKER_THREADS, inferenceThreads: e.INFERENCE_THREADS, jobLeaseSeconds: e.JOB_LEASE_SECONDS },
     role: e.ROLE,
     profile: e.VIGIL_PROFILE,
     onprem: { licenseKey: e.LICENSE_KEY, maxCalls: e.MAX_CALLS },
