@@ -71,6 +71,8 @@ export interface Container {
   close(): Promise<void>;
 }
 
+const JOBS_CHANNEL = 'vigil:jobs';
+
 export class UnmigratedSchemaError extends Error {
   override name = 'UnmigratedSchemaError';
 }
@@ -165,7 +167,15 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
     rateLimiter = new RedisRateLimiter(redis);
     readiness.set('redis', async () => void (await redis.ping()));
-    closers.push(async () => void redis.disconnect());
+    // Enqueues in any process wake the runners of every process.
+    const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+    void subscriber.subscribe(JOBS_CHANNEL).catch((err) => console.error('[vigil] redis subscribe failed:', err));
+    subscriber.on('message', () => queue.notify());
+    queue.announceWith(() => void redis.publish(JOBS_CHANNEL, '1').catch(() => {}));
+    closers.push(async () => {
+      subscriber.disconnect();
+      redis.disconnect();
+    });
   }
 
   let sweepTimer: NodeJS.Timeout | undefined;

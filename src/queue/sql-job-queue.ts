@@ -13,7 +13,15 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 export class SqlJobQueue implements JobQueue {
   private readonly listeners = new Set<() => void>();
 
+  private announce: (() => void) | undefined;
+
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** Also tells other processes (e.g. through Redis pub/sub) that a job was enqueued, so their
+   * runners start at once instead of at their next poll. */
+  announceWith(announce: () => void): void {
+    this.announce = announce;
+  }
 
   /** A queue bound to a transaction: jobs commit (or roll back) with it. */
   within(trx: DbOrTrx): JobQueue {
@@ -44,8 +52,12 @@ export class SqlJobQueue implements JobQueue {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    // Local runners are woken after the surrounding transaction had a chance to commit.
-    setImmediate(() => this.notify());
+    // Runners are woken after the surrounding transaction had a chance to commit; a runner
+    // that looks too early finds the job on its next poll.
+    setImmediate(() => {
+      this.notify();
+      this.announce?.();
+    });
     return row.id;
   }
 }
