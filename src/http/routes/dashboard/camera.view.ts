@@ -34,7 +34,7 @@ export function cameraPage(ctx: PageContext, p: CameraPage, notice?: string): Ht
     ${log.detail ? html`<div class="detail">${log.detail}</div>` : ''}
   </div>
   ${log.snapshot ? html`<div class="actions"><a href="${localImage(log.snapshot)}" target="_blank" rel="noopener"><img class="mini" src="${localImage(log.snapshot)}" alt="Snapshot" loading="lazy"></a>
-  <form method="post" action="${base}/reference-from-log">${csrfField(ctx)}<input type="hidden" name="log_id" value="${log.id}"><button type="submit" class="small">Use as reference</button></form></div>` : ''}
+  ${log.imageId === camera.reference_image_id ? '' : html`<form method="post" action="${base}/reference-from-log">${csrfField(ctx)}<input type="hidden" name="log_id" value="${log.id}"><button type="submit" class="small">Use as reference</button></form>`}</div>` : ''}
 </li>`);
 
   const numberInput = (name: string, label: string, value: number, min: string, max: string) =>

@@ -19,7 +19,7 @@ function card(c: CameraCard): Html {
   <a class="thumb" href="${cameraPath(c.licenseId, c.serial)}">${thumb ? html`<img src="${thumb}" alt="Latest snapshot of ${c.name}" loading="lazy">` : html`<span class="nothumb">no image yet</span>`}</a>
   <div class="body">
     <div class="title"><a href="${cameraPath(c.licenseId, c.serial)}">${c.name}</a> <span class="badge ${statusClass(c.status)}" data-role="status">${statusLabel(c.status)}</span></div>
-    <div class="serial">${c.serial}</div>
+    ${c.name === c.serial ? '' : html`<div class="serial">${c.serial}</div>`}
     ${scoresList(c.scores, c.anomalies)}
     <div class="tags">${c.tags.map((t) => html`<span class="tag">${t}</span>`)}</div>
     <div class="when">Last upload <time data-role="last-upload" datetime="${c.lastUploadAt === null ? '' : new Date(c.lastUploadAt).toISOString()}">${utc(c.lastUploadAt)}</time></div>
@@ -37,7 +37,7 @@ export function camerasPage(ctx: PageContext, data: { overview: Overview; tags: 
   const licenses = overview.length === 0
     ? html`<p class="empty">No license yet. An administrator creates one with <code>vigil licenses create</code>.</p>`
     : overview.map(({ license, cameras }) => html`<section class="license">
-  <h2>License <code>${license.code}</code> <small>${cameras.length} of ${license.size} cameras shown · expires ${utc(license.expiration).slice(0, 10)}</small></h2>
+  <h2>License <code>${license.code}</code> <small>${cameras.length} ${cameras.length === 1 ? 'camera' : 'cameras'} shown · room for ${license.size} · expires ${utc(license.expiration).slice(0, 10)}</small></h2>
   ${cameras.length === 0 ? html`<p class="empty">No camera matches.</p>` : html`<ul class="grid">${cameras.map(card)}</ul>`}
 </section>`);
   const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>).toString();

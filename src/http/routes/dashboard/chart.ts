@@ -9,9 +9,9 @@ interface Point {
   scores: Record<string, number | undefined>;
 }
 
-const W = 720;
-const H = 220;
-const PAD = { left: 36, right: 12, top: 10, bottom: 24 };
+const W = 960;
+const H = 260;
+const PAD = { left: 40, right: 14, top: 10, bottom: 40 };
 
 /** The four scores over time as an inline SVG (no script, no library): one line per score,
  * dashed lines at the camera's thresholds, red dots on anomaly logs. */
@@ -31,12 +31,12 @@ export function scoresChart(logs: Point[], thresholds: Record<string, number>): 
     if (pts.length === 0) return '';
     return html`<polyline points="${pts.join(' ')}" fill="none" stroke="${SERIES_COLOURS[k]}" stroke-width="2" data-series="${k}"/>${pts.length === 1 ? html`<circle cx="${pts[0]!.split(',')[0]}" cy="${pts[0]!.split(',')[1]}" r="3" fill="${SERIES_COLOURS[k]}"/>` : ''}`;
   });
-  const marks = points.filter((p) => p.status === 'anomaly').map((p) => html`<circle cx="${f(x(p.createdAt))}" cy="${f(PAD.top + 4)}" r="4" class="anomaly-mark"><title>anomaly ${new Date(p.createdAt).toISOString()}</title></circle>`);
+  const marks = points.filter((p) => p.status === 'anomaly').map((p) => html`<circle cx="${f(x(p.createdAt))}" cy="${f(H - PAD.bottom + 12)}" r="4" class="anomaly-mark"><title>anomaly ${new Date(p.createdAt).toISOString()}</title></circle>`);
   const day = (t: number) => new Date(t).toISOString().slice(0, 16).replace('T', ' ');
   return html`<figure class="chart">
-<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Anomaly scores over time" preserveAspectRatio="none">
+<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Anomaly scores over time">
 ${grid}${limits}${lines}${marks}
-<text x="${PAD.left}" y="${H - 6}">${day(t0)}</text>${t1 !== t0 ? html`<text x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${day(t1)}</text>` : ''}
+<text x="${PAD.left}" y="${H - 4}">${day(t0)}</text>${t1 !== t0 ? html`<text x="${W - PAD.right}" y="${H - 4}" text-anchor="end">${day(t1)}</text>` : ''}
 </svg>
 <figcaption class="legend">${ANOMALY_KEYS.map((k) => html`<span><i class="swatch swatch-${k.replace(' ', '-').toLowerCase()}"></i>${k}</span>`)}<span><i class="swatch swatch-limit"></i>threshold</span><span><i class="swatch swatch-anomaly"></i>anomaly</span></figcaption>
 </figure>`;

@@ -191,7 +191,7 @@ describe('dashboard', () => {
     const path = `/cameras/${u.license.id}/GATE-1`;
     const cam = await s.get(path);
     expect(cam.statusCode).toBe(200);
-    expect(cam.body).toContain('<svg viewBox="0 0 720 220"');
+    expect(cam.body).toContain('<svg viewBox="0 0 960 260"');
     expect(cam.body).toContain('data-series="Blur"');
     expect(cam.body).toContain('Reference image');
 

@@ -49,7 +49,7 @@ export function alertsPage(ctx: PageContext, alerts: Alerts): Html {
 
 export function tokensPage(ctx: PageContext, tokens: Tokens, created?: string): Html {
   return layout({
-    title: 'API tokens', active: '/tokens', ctx, notice: created ? undefined : undefined,
+    title: 'API tokens', active: '/tokens', ctx,
     body: html`<h1>API tokens</h1>
 ${created ? html`<div class="panel secret" data-new-token><p><strong>New token: copy it now.</strong> It is shown this once and never again.</p><code class="token">${created}</code></div>` : ''}
 <form method="post" action="/tokens/create">${csrfField(ctx)}<button type="submit">Create a token</button></form>
@@ -66,7 +66,7 @@ export function webhooksPage(ctx: PageContext, hooks: Webhooks, o: { notice?: st
   const list = hooks.map(({ webhook: w, deliveries }) => html`<li class="panel webhook">
 <div class="head"><code class="url">${w.url}</code> <span class="tag">${w.family}</span>
 <span class="badge ${w.active ? 'status-normal' : 'status-offline'}">${w.active ? 'active' : 'deactivated'}</span>
-${w.consecutive_failures ? html`<span class="meta">${w.consecutive_failures} failures in a row</span>` : ''}</div>
+${w.consecutive_failures ? html`<span class="meta">${w.consecutive_failures} failed ${w.consecutive_failures === 1 ? 'attempt' : 'attempts in a row'}</span>` : ''}</div>
 <div class="buttons">${w.active ? '' : html`<form method="post" action="/webhooks/${w.id}/enable">${csrfField(ctx)}<button type="submit" class="small">Enable again</button></form>`}
 <form method="post" action="/webhooks/${w.id}/delete" data-confirm="Delete this webhook and its delivery history?">${csrfField(ctx)}<button type="submit" class="small danger">Delete</button></form></div>
 ${deliveries.length ? html`<table class="list"><thead><tr><th>When</th><th>Event</th><th>Try</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>${deliveries.map((d) => html`<tr class="${d.succeeded ? '' : 'failed'}">
