@@ -27,9 +27,11 @@ const plateReader: PlateReader = {
     };
   },
 };
-/** Browser-side check (a string: the test project has no DOM types) that every matching image
- * finished loading with real pixels. */
-const imagesLoaded = (selector: string) => `[...document.querySelectorAll(${JSON.stringify(selector)})].every((i) => i.complete && i.naturalWidth > 0)`;
+/** Runs in the page (the test project has no DOM types, hence the narrow cast): every matching
+ * image finished loading with real pixels. A function, not a string: the pages' CSP forbids eval. */
+type PageImages = { document: { querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number }> } };
+const imagesLoaded = (selector: string) =>
+  Array.from((globalThis as unknown as PageImages).document.querySelectorAll(selector)).every((i) => i.complete && i.naturalWidth > 0);
 const recognizer: TextRecognizer = { async read() { return [{ value: '1HGCM82633A004352', confidence: 0.97, orientation: 'horizontal' }]; } };
 
 /** Sign in, watch a camera turn from normal to anomaly without reloading, open it, set a
@@ -105,7 +107,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await Promise.all([page.waitForURL(`${base}/`), page.click('button[type="submit"]')]);
     const card = page.locator('.card', { hasText: 'GATE-1' });
     await expect.poll(() => card.getAttribute('class')).toContain('status-normal');
-    await page.waitForFunction(imagesLoaded('.card img'));
+    await page.waitForFunction(imagesLoaded, '.card img');
     await shot('cameras');
   });
 
@@ -118,7 +120,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     expect(await card.locator('.scores .over').count()).toBeGreaterThan(0);
     // Same document: the live update repainted it.
     expect(await page.evaluate('window.marker')).toBe(marker);
-    await page.waitForFunction(imagesLoaded('.card img'));
+    await page.waitForFunction(imagesLoaded, '.card img');
     await page.waitForTimeout(1600); // let the highlight fade
     await shot('cameras-anomaly');
   });
@@ -128,7 +130,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await expect.poll(() => page.locator('h1 .badge').textContent()).toBe('Anomaly');
     expect(await page.locator('svg polyline[data-series="Blur"]').count()).toBe(1);
     expect(await page.locator('.timeline > li').count()).toBe(2);
-    await page.waitForFunction(imagesLoaded('.shot img'));
+    await page.waitForFunction(imagesLoaded, '.shot img');
     await shot('camera');
 
     const before = (await t.container.camera.cameras.requireBySerial(account.id, 'GATE-1')).reference_image_id;
@@ -149,7 +151,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     expect(await alert.textContent()).toContain('GATE-1');
     expect(await alert.locator('.badge', { hasText: 'Anomaly' }).count()).toBe(1);
     expect(await alert.locator('.badge', { hasText: 'sent' }).textContent()).toBe('sent');
-    await page.waitForFunction(imagesLoaded('img'));
+    await page.waitForFunction(imagesLoaded, 'img');
     await shot('alerts');
   });
 
