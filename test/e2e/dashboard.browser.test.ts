@@ -173,6 +173,15 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await broken.getByRole('button', { name: 'Enable again' }).click();
     expect(await page.locator('.notice').textContent()).toContain('enabled again');
     expect(await page.locator('.webhook', { hasText: '/broken' }).locator('.badge').textContent()).toBe('active');
+    // A test event goes to that one target and shows up in its deliveries.
+    await page.locator('.webhook', { hasText: '/ok' }).getByRole('button', { name: 'Send a test event' }).click();
+    expect(await page.locator('.notice').textContent()).toContain('Test event queued');
+    const [, , test] = await receiver.waitFor(3);
+    expect(test!.url).toBe('/ok');
+    expect(test!.headers['x-vigil-event']).toBe('webhook.test');
+    await t.container.runner.drain();
+    await page.reload();
+    expect(await page.locator('.webhook', { hasText: '/ok' }).locator('tbody tr').first().textContent()).toMatch(/webhook\.test.*200/s);
     await page.fill('input[name="url"]', 'https://example.com/vigil-hook');
     await page.getByRole('button', { name: 'Add webhook' }).click();
     expect(await page.locator('code.token').textContent()).toMatch(/^whsec_/);

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { ANOMALY_KEYS } from '../../domain/camera-health.js';
+import type { JobQueue } from '../../queue/jobs.js';
 import { USAGE_FAMILIES } from '../../domain/usage.js';
 import type { AccountTokenRepository } from '../../storage/repositories/dashboard.repository.js';
 import type { CameraLogRow } from '../../storage/repositories/camera-log.repository.js';
@@ -11,7 +13,7 @@ import type { ImageService } from '../images.service.js';
 import type { LicenseService } from '../licenses.service.js';
 import type { TokenService } from '../tokens.service.js';
 import type { UsageService } from '../usage.service.js';
-import type { WebhookService } from '../webhooks/webhook.service.js';
+import type { WebhookDeliverPayload, WebhookService } from '../webhooks/webhook.service.js';
 
 export type Scores = Partial<Record<(typeof ANOMALY_KEYS)[number], number>>;
 
@@ -44,6 +46,8 @@ export interface DashboardDeps {
   accountTokens: AccountTokenRepository;
   webhooks: WebhookService;
   usage: UsageService;
+  queue: JobQueue;
+  webhookMaxAttempts: number;
 }
 
 const HISTORY = 200;
@@ -125,6 +129,17 @@ export class DashboardService {
   async webhooks(accountId: number, deliveries = 10) {
     const hooks = await this.d.webhooks.list(accountId);
     return Promise.all(hooks.map(async (webhook) => ({ webhook, deliveries: await this.d.webhooks.deliveries(accountId, webhook.id, deliveries) })));
+  }
+
+  /** Queues one `webhook.test` delivery to this target only, signed and recorded like any other. */
+  async sendTestEvent(accountId: number, webhookId: number): Promise<void> {
+    const hook = await this.d.webhooks.get(accountId, webhookId);
+    if (!hook.active) throw errors.badRequest('The webhook is deactivated: enable it first.', 'webhook_inactive');
+    const payload: WebhookDeliverPayload = {
+      webhookId: hook.id, deliveryId: randomUUID(), event: 'webhook.test',
+      body: { test: true, message: 'A test event sent from the Vigil dashboard.', family: hook.family, sent_at: new Date().toISOString() },
+    };
+    await this.d.queue.enqueue('webhook.deliver', payload, { maxAttempts: this.d.webhookMaxAttempts });
   }
 
   /** Calls this month against the allowance, per recognition family. */

@@ -21,6 +21,7 @@ export function createDashboard(c: Container, options: { sessionTtlMs?: number }
     dashboard: new DashboardService({
       licenses: c.licenses, cameras: c.camera.cameras, cameraRepo: new CameraRepository(c.db), images: c.images, alerts: c.camera.alerts,
       tokens: c.tokens, accountTokens: new AccountTokenRepository(c.db), webhooks: c.notifications.webhooks, usage: c.usage,
+      queue: c.queue, webhookMaxAttempts: c.config.webhooks.maxAttempts,
     }),
   };
 }

@@ -55,6 +55,12 @@ export async function accountPages(app: FastifyInstance, opts: { dashboard: Dash
     return reply.redirect('/webhooks?saved=enabled', 303);
   });
 
+  app.post('/webhooks/:id/test', { preHandler }, async (request, reply) => {
+    csrf(request);
+    await dashboard.sendTestEvent(accountId(request), idOf(request));
+    return reply.redirect('/webhooks?saved=test', 303);
+  });
+
   app.post('/webhooks/:id/delete', { preHandler }, async (request, reply) => {
     csrf(request);
     await webhooks.remove(accountId(request), idOf(request));

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
 import { AppError } from '../../../services/errors.js';
 import { loginPage } from './pages.view.js';
-import { assertCsrf, clearedCookie, formField, readCookie, requireSession, safeNext, SESSION_COOKIE, sessionCookie, sessionOf } from './session.js';
+import { assertCsrf, clearedCookie, formField, readCookie, requireSession, safeNext, sameOrigin, SESSION_COOKIE, sessionCookie, sessionOf } from './session.js';
 
 export async function authRoutes(app: FastifyInstance, opts: { sessions: SessionService; secureCookies: boolean; ttlMs: number }) {
   const { sessions } = opts;
@@ -17,6 +17,8 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
     const email = (formField(request.body, 'email') ?? '').trim();
     const password = formField(request.body, 'password') ?? '';
     const next = safeNext(formField(request.body, 'next'));
+    // No session yet, so no CSRF token: a sign-in posted from another site is refused by origin.
+    if (!sameOrigin(request)) return reply.code(403).type('text/html').send(loginPage({ next, error: 'This sign-in form was sent from another site and was refused.' }).value);
     try {
       const { token } = await sessions.signIn(email, password, request.ip);
       return reply

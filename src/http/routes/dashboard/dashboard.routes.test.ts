@@ -31,8 +31,15 @@ describe('dashboard', () => {
     return { ...a, license };
   }
 
+  // Sign-ins are throttled per client address too: each test user comes from its own address.
+  const addresses = new Map<string, string>();
+  const addressOf = (email: string) => addresses.get(email.toLowerCase()) ?? addresses.set(email.toLowerCase(), `10.0.0.${addresses.size + 1}`).get(email.toLowerCase())!;
+
   async function signIn(email: string, password = PASSWORD) {
-    return t.app.inject({ method: 'POST', url: '/login', payload: new URLSearchParams({ email, password, next: '/alerts' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    return t.app.inject({
+      method: 'POST', url: '/login', remoteAddress: addressOf(email),
+      payload: new URLSearchParams({ email, password, next: '/alerts' }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
 
   async function session(email: string) {
@@ -89,8 +96,30 @@ describe('dashboard', () => {
 
     const page = await t.app.inject({ url: '/', headers: { cookie: cookie.split(';')[0]! } });
     expect(page.statusCode).toBe(200);
+    // A sign-in form posted from another site is refused (login CSRF).
+    const foreign = await t.app.inject({ method: 'POST', url: '/login', payload: new URLSearchParams({ email: u.email, password: PASSWORD }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' } });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.headers['set-cookie']).toBeUndefined();
+    // Only same-site paths are followed after signing in.
+    for (const next of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
+      const res = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '10.9.9.9', payload: new URLSearchParams({ email: u.email, password: PASSWORD, next }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(res.headers.location).toBe('/');
+    }
     expect(page.body).toContain(u.license.code);
     expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('marks the cookie Secure behind an https PUBLIC_URL', async () => {
+    const https = await buildTestApp({ PUBLIC_URL: 'https://vigil.example' }, { analyzer, workers: false });
+    try {
+      const { account } = await https.container.accounts.create('secure@example.com');
+      await setAccountPassword(https.container, { email: account.email, password: PASSWORD });
+      const res = await https.app.inject({ method: 'POST', url: '/login', payload: new URLSearchParams({ email: account.email, password: PASSWORD }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(res.statusCode).toBe(303);
+      expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+    } finally {
+      await https.close();
+    }
   });
 
   it('throttles repeated sign-in attempts', async () => {

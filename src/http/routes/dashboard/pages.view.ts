@@ -60,14 +60,16 @@ ${tokens.length ? html`<table class="list"><thead><tr><th>Token</th><th>Created<
   });
 }
 
-export const WEBHOOK_NOTICES: Record<string, string> = { enabled: 'Webhook enabled again.', deleted: 'Webhook deleted.' };
+export const WEBHOOK_NOTICES: Record<string, string> = {
+  enabled: 'Webhook enabled again.', deleted: 'Webhook deleted.', test: 'Test event queued: its delivery appears below in a moment.',
+};
 
 export function webhooksPage(ctx: PageContext, hooks: Webhooks, o: { notice?: string; secret?: string } = {}): Html {
   const list = hooks.map(({ webhook: w, deliveries }) => html`<li class="panel webhook">
 <div class="head"><code class="url">${w.url}</code> <span class="tag">${w.family}</span>
 <span class="badge ${w.active ? 'status-normal' : 'status-offline'}">${w.active ? 'active' : 'deactivated'}</span>
 ${w.consecutive_failures ? html`<span class="meta">${w.consecutive_failures} failed ${w.consecutive_failures === 1 ? 'attempt' : 'attempts in a row'}</span>` : ''}</div>
-<div class="buttons">${w.active ? '' : html`<form method="post" action="/webhooks/${w.id}/enable">${csrfField(ctx)}<button type="submit" class="small">Enable again</button></form>`}
+<div class="buttons">${w.active ? html`<form method="post" action="/webhooks/${w.id}/test">${csrfField(ctx)}<button type="submit" class="small">Send a test event</button></form>` : html`<form method="post" action="/webhooks/${w.id}/enable">${csrfField(ctx)}<button type="submit" class="small">Enable again</button></form>`}
 <form method="post" action="/webhooks/${w.id}/delete" data-confirm="Delete this webhook and its delivery history?">${csrfField(ctx)}<button type="submit" class="small danger">Delete</button></form></div>
 ${deliveries.length ? html`<table class="list"><thead><tr><th>When</th><th>Event</th><th>Try</th><th>Status</th><th>Duration</th><th>Error</th></tr></thead><tbody>${deliveries.map((d) => html`<tr class="${d.succeeded ? '' : 'failed'}">
 <td>${utc(d.created_at)}</td><td>${d.event}</td><td>${d.attempt}</td><td>${d.status_code ?? '–'}</td><td>${d.duration_ms} ms</td><td class="err">${d.error ?? ''}</td></tr>`)}</tbody></table>` : html`<p class="meta">No delivery yet.</p>`}

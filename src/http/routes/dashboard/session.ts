@@ -58,20 +58,22 @@ export function pageContext(request: FastifyRequest): PageContext {
   return { account: s.account, csrf: s.csrfToken };
 }
 
+/** False when the browser says the form comes from another site (no Origin: true). */
+export function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (!origin || origin === 'null') return true;
+  try {
+    // Parsed both ways so default ports compare equal (`localhost:80` is `localhost`).
+    const o = new URL(origin);
+    return o.host === new URL(`${o.protocol}//${request.headers.host ?? ''}`).host;
+  } catch {
+    return false;
+  }
+}
+
 /** Every state-changing form carries the session's token; a cross-origin Origin is refused too. */
 export function assertCsrf(sessions: SessionService, request: FastifyRequest, submitted: string | undefined): void {
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') {
-    let same = false;
-    try {
-      // Parsed both ways so default ports compare equal (`localhost:80` is `localhost`).
-      const o = new URL(origin);
-      same = o.host === new URL(`${o.protocol}//${request.headers.host ?? ''}`).host;
-    } catch {
-      same = false;
-    }
-    if (!same) throw new AppError(403, 'csrf_failed', 'This form was sent from another site and was refused.');
-  }
+  if (!sameOrigin(request)) throw new AppError(403, 'csrf_failed', 'This form was sent from another site and was refused.');
   if (!sessions.checkCsrf(sessionOf(request), submitted)) {
     throw new AppError(403, 'csrf_failed', 'The form has expired or did not come from this dashboard. Reload the page and try again.');
   }
