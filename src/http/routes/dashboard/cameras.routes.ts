@@ -55,8 +55,8 @@ export async function cameraPages(app: FastifyInstance, opts: { dashboard: Dashb
   async function owned(request: FastifyRequest) {
     const params = request.params as CameraParams;
     const licenseId = licenseIdOf(params);
-    await dashboard.requireCamera(accountId(request), licenseId, params.serial);
-    return { licenseId, serial: params.serial, back: (saved: string, reply: FastifyReply) => reply.redirect(`${cameraPath(licenseId, params.serial)}?saved=${saved}`, 303) };
+    const camera = await dashboard.requireCamera(accountId(request), licenseId, params.serial);
+    return { camera, licenseId, serial: params.serial, back: (saved: string, reply: FastifyReply) => reply.redirect(`${cameraPath(licenseId, params.serial)}?saved=${saved}`, 303) };
   }
 
   app.post('/cameras/:licenseId/:serial/reference', { preHandler }, async (request, reply) => {
@@ -85,8 +85,7 @@ export async function cameraPages(app: FastifyInstance, opts: { dashboard: Dashb
       if (raw !== undefined && raw !== '') thresholds[key] = Number(raw);
     }
     const band = formField(request.body, 'review_band');
-    const camera = await dashboard.requireCamera(accountId(request), cam.licenseId, cam.serial);
-    await cameras.applyThresholds(camera, { thresholds, ...(band !== undefined && band !== '' ? { reviewBand: Number(band) } : {}) });
+    await cameras.applyThresholds(cam.camera, { thresholds, ...(band !== undefined && band !== '' ? { reviewBand: Number(band) } : {}) });
     return cam.back('thresholds', reply);
   });
 

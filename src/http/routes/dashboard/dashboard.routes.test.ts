@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CameraAnalyzer } from '../../../services/camera-monitoring/camera-analyzer.port.js';
 import { setAccountPassword } from '../../../services/dashboard/index.js';
+import type { PlateReader } from '../../../services/recognition/plate-reader.port.js';
+import type { TextRecognizer } from '../../../services/recognition/text-recognizer.port.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
@@ -14,12 +16,22 @@ const analyzer: CameraAnalyzer = {
   },
 };
 
+const recognizer: TextRecognizer = { async read() { return [{ value: '1HGCM82633A004352', confidence: 0.97, orientation: 'horizontal' }]; } };
+const plateReader: PlateReader = {
+  async read() {
+    return {
+      plates: [{ box: { xmin: 10, ymin: 20, xmax: 110, ymax: 50 }, plate: '<b>x</b>', region: { code: 'fr', score: 0.9 }, score: 0.9, candidates: [], dscore: 0.8, vehicle: undefined }],
+      vehiclesWithoutPlate: [],
+    };
+  },
+};
+
 describe('dashboard', () => {
   let t: TestApp;
   let scene: Buffer;
 
   beforeAll(async () => {
-    t = await buildTestApp({ CAMERA_UPLOAD_INTERVAL_SECONDS: '0', UPLOAD_RATE_PER_SECOND: '100' }, { analyzer });
+    t = await buildTestApp({ CAMERA_UPLOAD_INTERVAL_SECONDS: '0', UPLOAD_RATE_PER_SECOND: '100' }, { analyzer, recognizer, plateReader });
     scene = await sceneJpeg(320, 240, 5);
   });
   afterAll(async () => t.close());
@@ -289,5 +301,36 @@ describe('dashboard', () => {
     expect((await s.post('/webhooks/create', { url: 'http://127.0.0.1/x', family: 'ocr' })).statusCode).toBe(400);
     const usage = await s.get('/recognition');
     expect(usage.body).toMatch(/<td>plate-reader<\/td><td>0<\/td><td>2500<\/td>/);
+  });
+
+  it('tries OCR and the plate reader on an upload, counts the calls, and shows refusals on the page', async () => {
+    const u = await user();
+    const s = await session(u.email);
+    const read = async (kind: string, bytes: Buffer) => {
+      const { payload, headers } = await multipartBody({ _csrf: s.csrf, kind, upload: { bytes } });
+      return t.app.inject({ method: 'POST', url: '/recognition', payload, headers: { ...headers, cookie: s.cookie } });
+    };
+    const vin = await read('vin', scene);
+    expect(vin.statusCode).toBe(200);
+    expect(vin.body).toContain('<code>1HGCM82633A004352</code>');
+    expect(vin.body).toContain('src="data:image/jpeg;base64,');
+    expect(vin.body).toMatch(/<td>ocr<\/td><td>1<\/td>/);
+
+    const plate = await read('plate', scene);
+    expect(plate.body).toContain('<svg viewBox="0 0 320 240"');
+    expect(plate.body).toContain('<rect x="10" y="20" width="100" height="30" class="box"/>');
+    expect(plate.body).toContain('&lt;B&gt;X&lt;/B&gt;');
+    expect(plate.body).not.toContain('<B>X</B>');
+
+    const notImage = await read('vin', Buffer.from('not an image at all'));
+    expect(notImage.statusCode).toBe(400);
+    expect(notImage.body).toContain('class="error"');
+    expect(notImage.body).toContain('<h1>Recognition</h1>');
+    await t.container.usage.setTotalCalls(u.id, 'plate-reader', 1);
+    const over = await read('plate', scene);
+    expect(over.statusCode).toBe(403);
+    expect(over.body).toContain('API call limit reached');
+    const { payload, headers } = await multipartBody({ kind: 'vin', upload: { bytes: scene } });
+    expect((await t.app.inject({ method: 'POST', url: '/recognition', payload, headers: { ...headers, cookie: s.cookie } })).statusCode).toBe(403);
   });
 });

@@ -51,7 +51,7 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { container: C
   await app.register(authRoutes, { sessions, secureCookies: c.config.publicUrl.startsWith('https:'), ttlMs });
   await app.register(cameraPages, { dashboard, cameras: c.camera.cameras, sessions, maxUploadBytes });
   await app.register(accountPages, { dashboard, webhooks: c.notifications.webhooks, sessions });
-  await app.register(recognitionPages, { dashboard, ocr: c.ocr, plates: c.plates, sessions, maxUploadBytes });
+  await app.register(recognitionPages, { dashboard, ocr: c.ocr, plates: c.plates, sessions, maxUploadBytes, maxPixels: c.config.images.maxPixels });
 }
 
 function contextOf(request: FastifyRequest) {

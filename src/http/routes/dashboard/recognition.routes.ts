@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
-import { errors } from '../../../services/errors.js';
+import { AppError, errors } from '../../../services/errors.js';
+import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 import type { OcrService } from '../../../services/recognition/ocr.service.js';
 import type { PlateService } from '../../../services/recognition/plate.service.js';
 import { OCR_TYPES, type OcrType } from '../../../services/recognition/text-recognizer.port.js';
-import { probeImage } from '../../../vision/image/decode.js';
-import { readMultipart, singleField } from '../../multipart.js';
+import { ImageDecodeError, probeImage } from '../../../vision/image/decode.js';
+import { readMultipart, singleField, type UploadForm } from '../../multipart.js';
 import { parsePlateConfig } from '../recognition/plate-params.js';
 import { RECOGNITION_KINDS, recognitionPage, type RecognitionOutcome } from './pages.view.js';
 import { assertCsrf, pageContext, requireSession, sessionOf } from './session.js';
@@ -14,7 +15,7 @@ import { assertCsrf, pageContext, requireSession, sessionOf } from './session.js
 const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', tiff: 'image/tiff', heif: 'image/heif' };
 
 /** Try a reader on one image: the same services (and quota) as the API. */
-export async function recognitionPages(app: FastifyInstance, opts: { dashboard: DashboardService; ocr: OcrService; plates: PlateService; sessions: SessionService; maxUploadBytes: number }) {
+export async function recognitionPages(app: FastifyInstance, opts: { dashboard: DashboardService; ocr: OcrService; plates: PlateService; sessions: SessionService; maxUploadBytes: number; maxPixels: number }) {
   const { dashboard, sessions } = opts;
   const preHandler = requireSession(sessions);
 
@@ -25,11 +26,23 @@ export async function recognitionPages(app: FastifyInstance, opts: { dashboard: 
     const form = await readMultipart(request, opts.maxUploadBytes);
     assertCsrf(sessions, request, singleField(form, '_csrf'));
     const account = sessionOf(request).account;
+    try {
+      const outcome = await read(account, form);
+      return reply.type('text/html').send(recognitionPage(pageContext(request), await dashboard.usage(account.id), outcome).value);
+    } catch (err) {
+      // What the caller can fix (image, quota, feature) is shown on the page itself.
+      const known = err instanceof AppError ? err : err instanceof ImageDecodeError ? new AppError(400, `image_${err.reason}`, err.message) : undefined;
+      if (!known || known.status >= 500) throw err;
+      return reply.code(known.status).type('text/html').send(recognitionPage(pageContext(request), await dashboard.usage(account.id), undefined, known.message).value);
+    }
+  });
+
+  async function read(account: AccountRow, form: UploadForm): Promise<RecognitionOutcome> {
     const kind = singleField(form, 'kind') ?? '';
     if (!(RECOGNITION_KINDS as readonly string[]).includes(kind)) throw errors.badRequest('Pick what to read.', 'invalid_kind');
     const file = form.files.get('upload');
     if (!file || file.bytes.length === 0) throw errors.badRequest('Choose an image to read.', 'missing_upload');
-    const info = await probeImage(file.bytes);
+    const info = await probeImage(file.bytes, opts.maxPixels);
     const base = { image: file.bytes, filename: file.filename, cameraId: undefined, timestamp: undefined };
     let outcome: RecognitionOutcome;
     const image = { dataUrl: `data:${MIME[info.format] ?? 'image/jpeg'};base64,${file.bytes.toString('base64')}`, width: info.width, height: info.height };
@@ -53,6 +66,6 @@ export async function recognitionPages(app: FastifyInstance, opts: { dashboard: 
         })),
       };
     }
-    return reply.type('text/html').send(recognitionPage(pageContext(request), await dashboard.usage(account.id), outcome).value);
-  });
+    return outcome;
+  }
 }
