@@ -45,6 +45,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
   let account: Awaited<ReturnType<TestApp['account']>>;
   let licenseId: number;
   let scene: Buffer;
+  /** Script errors and CSP violations the pages caused. */
+  const problems: string[] = [];
 
   beforeAll(async () => {
     const port = await freePort();
@@ -72,6 +74,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (err) => problems.push(err.message));
+    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${msg.text()} ${msg.location().url}`); });
   }, 120_000);
 
   afterAll(async () => {
@@ -207,5 +211,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shot('camera-phone', phone);
     await phone.close();
+  });
+
+  it('ran without script errors or content security policy violations', () => {
+    expect(problems).toEqual([]);
   });
 });

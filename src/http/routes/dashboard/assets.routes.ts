@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
  * repository in both src/ and dist/, so one relative path serves both. */
 export const WEB_DIR = path.resolve(import.meta.dirname, '../../../../src/web');
 
-const FILES = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8' } as const;
+const FILES = { 'dashboard.css': 'text/css; charset=utf-8', 'dashboard.js': 'text/javascript; charset=utf-8', 'favicon.svg': 'image/svg+xml' } as const;
 
 export async function assetRoutes(app: FastifyInstance) {
   for (const [name, type] of Object.entries(FILES)) {

@@ -81,8 +81,15 @@ describe('dashboard', () => {
     expect(login.headers['content-security-policy']).toContain("script-src 'self'");
     expect(login.body).toContain('<form method="post" action="/login"');
     expect((await t.app.inject({ url: '/live/cameras' })).statusCode).toBe(401);
-    // The API is unchanged.
+    // The API is unchanged, and the pages stay out of the OpenAPI document.
     expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/' })).statusCode).toBe(401);
+    expect(Object.keys((await t.app.inject({ url: '/openapi.json' })).json().paths).filter((p) => !p.startsWith('/v1/'))).toEqual([]);
+    // Static files are served by Vigil itself, revalidated by ETag.
+    const css = await t.app.inject({ url: '/assets/dashboard.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await t.app.inject({ url: '/assets/dashboard.css', headers: { 'if-none-match': String(css.headers.etag) } })).statusCode).toBe(304);
+    expect((await t.app.inject({ url: '/assets/dashboard.js' })).body).toContain('data-live');
   });
 
   it('signs in with e-mail and password into an HttpOnly, SameSite=Lax session cookie', async () => {
