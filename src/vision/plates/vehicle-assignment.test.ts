@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { PlateReading } from '../../services/recognition/plate-reader.port.js';
+import { assignVehicles, type FoundVehicle } from './vehicle-assignment.js';
+
+const image = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
+const plate = (plateText: string, xmin: number): PlateReading => ({
+  box: { xmin, ymin: 100, xmax: xmin + 60, ymax: 130 }, plate: plateText, region: { code: 'us', score: 0.9 },
+  score: 0.9, candidates: [{ plate: plateText, score: 0.9 }], dscore: 0.9, vehicle: undefined,
+});
+const car: FoundVehicle = { type: 'Sedan', score: 0.8, box: { xmin: 0, ymin: 0, xmax: 300, ymax: 300 } };
+const bus: FoundVehicle = { type: 'Bus', score: 0.7, box: { xmin: 1000, ymin: 0, xmax: 1500, ymax: 300 } };
+
+describe('assignVehicles', () => {
+  it('puts a plate on the vehicle that holds it and returns the others apart', () => {
+    const out = assignVehicles(image, [plate('abc123', 50)], [car, bus], { strict: false, mmc: false });
+    expect(out.plates[0]!.vehicle).toEqual({ type: 'Sedan', score: 0.8, box: car.box });
+    expect(out.vehiclesWithoutPlate).toEqual([{ vehicle: { type: 'Bus', score: 0.7, box: bus.box } }]);
+  });
+
+  it('drops plates on no vehicle when strict, keeps them otherwise', () => {
+    const plates = [plate('abc123', 50), plate('xyz789', 600)];
+    expect(assignVehicles(image, plates, [car], { strict: true, mmc: false }).plates.map((p) => p.plate)).toEqual(['abc123']);
+    expect(assignVehicles(image, plates, [car], { strict: false, mmc: false }).plates).toHaveLength(2);
+  });
+
+  it('answers colour from the colour finder and an unknown orientation with mmc', () => {
+    const out = assignVehicles(image, [plate('abc123', 50), plate('xyz789', 600)], [car], {
+      strict: false, mmc: true, colour: () => [{ color: 'red', score: 0.7 }],
+    });
+    expect(out.plates[0]).toMatchObject({ color: [{ color: 'red', score: 0.7 }], orientation: [{ orientation: 'Unknown', score: 0 }] });
+    expect(out.plates[1]).toMatchObject({ color: [{ color: 'unknown', score: 0 }], vehicle: undefined });
+  });
+});

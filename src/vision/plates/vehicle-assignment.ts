@@ -1,0 +1,56 @@
+import type { RawImage } from '../image/decode.js';
+import type { Box, PlateReading, VehicleOnly, VehicleType } from '../../services/recognition/plate-reader.port.js';
+
+export interface FoundVehicle {
+  type: VehicleType;
+  score: number;
+  box: Box;
+}
+
+/** What the pipeline needs from a vehicle detector (src/vision/vehicles, when it lands). */
+export interface VehicleFinder {
+  detect(image: RawImage): Promise<FoundVehicle[]>;
+  dominantColour?(image: RawImage, box: Box): Array<{ color: string; score: number }>;
+}
+
+const UNKNOWN_COLOUR = [{ color: 'unknown', score: 0 }];
+/** No orientation model ships offline: say so rather than guess. */
+const UNKNOWN_ORIENTATION: Array<{ orientation: 'Front' | 'Rear' | 'Unknown'; score: number }> = [{ orientation: 'Unknown', score: 0 }];
+
+const contains = (v: Box, p: Box) => {
+  const cx = (p.xmin + p.xmax) / 2;
+  const cy = (p.ymin + p.ymax) / 2;
+  return cx >= v.xmin && cx <= v.xmax && cy >= v.ymin && cy <= v.ymax;
+};
+
+/** Puts each plate on the smallest vehicle box that holds its centre; with `strict`, plates on
+ * no vehicle are dropped. Vehicles left without a plate are returned apart. With `mmc`, the
+ * colour comes from the vehicle's pixels when a colour finder exists. */
+export function assignVehicles(
+  image: RawImage,
+  plates: readonly PlateReading[],
+  vehicles: readonly FoundVehicle[] | undefined,
+  options: { strict: boolean; mmc: boolean; colour?: VehicleFinder['dominantColour'] },
+): { plates: PlateReading[]; vehiclesWithoutPlate: VehicleOnly[] } {
+  const area = (b: Box) => (b.xmax - b.xmin) * (b.ymax - b.ymin);
+  const used = new Set<FoundVehicle>();
+  const colourOf = (v: FoundVehicle | undefined) => (v && options.colour ? options.colour(image, v.box) : UNKNOWN_COLOUR);
+  const out: PlateReading[] = [];
+  for (const p of plates) {
+    const v = vehicles?.filter((c) => contains(c.box, p.box)).sort((a, b) => area(a.box) - area(b.box))[0];
+    // Without a detector nothing can be checked: strict then means nothing, not "drop all".
+    if (options.strict && vehicles && !v) continue;
+    if (v) used.add(v);
+    const reading: PlateReading = { ...p, vehicle: v ? { type: v.type, score: v.score, box: v.box } : p.vehicle };
+    if (options.mmc) {
+      reading.color = colourOf(v);
+      reading.orientation = UNKNOWN_ORIENTATION;
+    }
+    out.push(reading);
+  }
+  const vehiclesWithoutPlate: VehicleOnly[] = (vehicles ?? []).filter((v) => !used.has(v)).map((v) => ({
+    vehicle: { type: v.type, score: v.score, box: v.box },
+    ...(options.mmc ? { color: colourOf(v), orientation: UNKNOWN_ORIENTATION } : {}),
+  }));
+  return { plates: out, vehiclesWithoutPlate };
+}
