@@ -51,6 +51,8 @@ export interface DashboardDeps {
 }
 
 const HISTORY = 200;
+/** Cards per license on one page: beyond this the filters narrow the grid. */
+export const GRID_LIMIT = 300;
 const NOT_FOUND = 'Not found.';
 
 /** What the dashboard pages show, always within the signed-in account: another account's
@@ -58,13 +60,14 @@ const NOT_FOUND = 'Not found.';
 export class DashboardService {
   constructor(private readonly d: DashboardDeps) {}
 
-  /** Each license of the account (most recent first) with its cameras. */
+  /** Each license of the account (most recent first) with the cameras that match (at most
+   * GRID_LIMIT as cards; `matched` says how many there are). */
   async overview(accountId: number, filter: OverviewFilter = {}) {
     const licenses = await this.d.licenses.list(accountId);
     return Promise.all(licenses.map(async (license) => {
       let cameras = await this.d.cameras.list(accountId, license.id, { status: filter.status });
       if (filter.tag) cameras = cameras.filter((c) => c.tags.includes(filter.tag!));
-      return { license, cameras: await this.cards(cameras) };
+      return { license, matched: cameras.length, cameras: await this.cards(cameras.slice(0, GRID_LIMIT)) };
     }));
   }
 
@@ -153,15 +156,18 @@ export class DashboardService {
   private async cards(cameras: CameraWithTags[]): Promise<CameraCard[]> {
     const latest = await this.d.cameras.latestLogs(cameras);
     // The grid shows the newest snapshot; an offline log has none, so fall back to the reference.
-    return Promise.all(cameras.map(async (c) => {
+    const imageOf = (c: CameraWithTags) => latest.get(c.id)?.image_id ?? c.reference_image_id;
+    const publicIds = await this.d.cameraRepo.publicIdsOf(cameras.flatMap((c) => (imageOf(c) === null ? [] : [imageOf(c)!])));
+    return cameras.map((c) => {
       const log = latest.get(c.id);
       const view = log ? logView(log) : undefined;
+      const publicId = publicIds.get(imageOf(c) ?? -1);
       return {
         id: c.id, licenseId: c.license_id, serial: c.serial, name: c.name, tags: c.tags, status: c.latest_status,
         scores: view?.scores ?? {}, anomalies: view?.anomalies ?? {}, lastUploadAt: c.last_upload_at, logId: log?.id ?? null,
-        thumbnail: await this.d.images.urlOfId(log?.image_id ?? c.reference_image_id),
+        thumbnail: publicId ? this.d.images.url(publicId) : null,
       };
-    }));
+    });
   }
 }
 

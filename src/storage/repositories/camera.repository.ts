@@ -157,6 +157,13 @@ export class CameraRepository {
     return new Map(rows.map((r) => [r.id, r]));
   }
 
+  /** Public ids of images, to sign many URLs with one query (the dashboard grid). */
+  async publicIdsOf(imageIds: number[]): Promise<Map<number, string>> {
+    if (imageIds.length === 0) return new Map();
+    const rows = await this.db.selectFrom('images').select(['id', 'public_id']).where('id', 'in', imageIds).execute();
+    return new Map(rows.map((r) => [r.id, r.public_id]));
+  }
+
   /** The snapshot image of one of the camera's logs; undefined when the log is not the camera's
    * or has no image. */
   async snapshotOf(cameraId: number, logId: number): Promise<number | undefined> {

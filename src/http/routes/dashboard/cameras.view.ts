@@ -36,8 +36,9 @@ export function camerasPage(ctx: PageContext, data: { overview: Overview; tags: 
 </form>`;
   const licenses = overview.length === 0
     ? html`<p class="empty">No license yet. An administrator creates one with <code>vigil licenses create</code>.</p>`
-    : overview.map(({ license, cameras }) => html`<section class="license">
-  <h2>License <code>${license.code}</code> <small>${cameras.length} ${cameras.length === 1 ? 'camera' : 'cameras'} shown · room for ${license.size} · expires ${utc(license.expiration).slice(0, 10)}</small></h2>
+    : overview.map(({ license, cameras, matched }) => html`<section class="license">
+  <h2>License <code>${license.code}</code> <small>${matched} ${matched === 1 ? 'camera' : 'cameras'} · room for ${license.size} · expires ${utc(license.expiration).slice(0, 10)}</small></h2>
+  ${matched > cameras.length ? html`<p class="meta">Showing the first ${cameras.length} of ${matched}: filter by status or tag to see the others.</p>` : ''}
   ${cameras.length === 0 ? html`<p class="empty">No camera matches.</p>` : html`<ul class="grid">${cameras.map(card)}</ul>`}
 </section>`);
   const query = new URLSearchParams(Object.entries(filter).filter(([, v]) => v) as Array<[string, string]>).toString();

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CameraAnalyzer } from '../../../services/camera-monitoring/camera-analyzer.port.js';
+import { GRID_LIMIT } from '../../../services/dashboard/dashboard.service.js';
 import { setAccountPassword } from '../../../services/dashboard/index.js';
+import { CameraRepository } from '../../../storage/repositories/camera.repository.js';
 import type { PlateReader } from '../../../services/recognition/plate-reader.port.js';
 import type { TextRecognizer } from '../../../services/recognition/text-recognizer.port.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
@@ -339,5 +341,18 @@ describe('dashboard', () => {
     expect(over.body).toContain('API call limit reached');
     const { payload, headers } = await multipartBody({ kind: 'vin', upload: { bytes: scene } });
     expect((await t.app.inject({ method: 'POST', url: '/recognition', payload, headers: { ...headers, cookie: s.cookie } })).statusCode).toBe(403);
+  });
+
+  it('caps the grid of a large license and says how to see the rest', async () => {
+    const u = await user();
+    const license = await t.container.licenses.create({ accountId: u.id, size: GRID_LIMIT + 10, expiration: new Date(Date.now() + 86_400_000) });
+    const repo = new CameraRepository(t.container.db);
+    for (let i = 0; i < GRID_LIMIT + 2; i++) await repo.create({ accountId: u.id, licenseId: license.id, serial: `CAM-${i}` });
+    const s = await session(u.email);
+    const page = await s.get('/');
+    expect(page.body).toContain(`${GRID_LIMIT + 2} cameras`);
+    expect(page.body).toContain(`Showing the first ${GRID_LIMIT} of ${GRID_LIMIT + 2}`);
+    expect(page.body.match(/data-camera="/g)).toHaveLength(GRID_LIMIT);
+    expect((await s.get('/live/cameras')).json().cameras).toHaveLength(GRID_LIMIT);
   });
 });
