@@ -31,6 +31,13 @@ describe('vigil CLI', async () => {
     expect(bad.json().error.message).toMatch(/teleport/);
   });
 
+  it('sets a dashboard password, refusing a weak one', async () => {
+    const ok = await run('accounts', 'set-password', '--email', 'ops@example.com', '--password', 'correct horse battery', '--json');
+    expect([ok.code, ok.json()]).toEqual([0, { id: expect.any(Number), email: 'ops@example.com' }]);
+    const weak = await run('accounts', 'set-password', '--email', 'ops@example.com', '--password', 'short', '--json');
+    expect([weak.code, weak.json().error.code]).toEqual([1, 'weak_password']);
+  });
+
   it('creates a license shaped as the API shows it', async () => {
     const r = await run('licenses', 'create', '--account', 'ops@example.com', '--size', '4', '--expires', '2030-05-01', '--va-type', 'genetec', '--json');
     expect(r.code).toBe(0);

@@ -101,6 +101,19 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
       print({ id: account.id, email: account.email, token }, `account ${account.id} <${account.email}>\ntoken: ${token}`);
     });
 
+  accounts
+    .command('set-password')
+    .description('set the dashboard password (from --password or the first line of stdin)')
+    .requiredOption('--email <email>', 'account e-mail')
+    .option('--password <password>', 'the new password (at least 10 characters)')
+    .addOption(jsonOption())
+    .action(async (o: { email: string; password?: string }) => {
+      const { readPasswordFrom, setAccountPassword } = await import('./services/dashboard/index.js');
+      const password = o.password ?? (await readPasswordFrom(process.stdin));
+      const result = await withContainer((c) => setAccountPassword(c, { email: o.email, password }));
+      print(result, `Password set for ${result.email}.`);
+    });
+
   const licenses = program.command('licenses').description('manage camera monitoring licenses');
   licenses
     .command('create')
