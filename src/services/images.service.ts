@@ -44,7 +44,9 @@ export class ImageService {
   }
 
   url(publicId: string, now = Date.now()): string {
-    const expires = Math.floor(now / 1000) + this.options.ttlSeconds;
+    // Expiry rounded up to the hour: the same image gets the same URL for an hour, so browsers
+    // and dashboards can cache it, and every URL still lives at least the configured TTL.
+    const expires = Math.ceil((Math.floor(now / 1000) + this.options.ttlSeconds) / 3600) * 3600;
     return `${this.options.publicUrl}/v1/images/${publicId}?expires=${expires}&signature=${this.sign(publicId, expires)}`;
   }
 

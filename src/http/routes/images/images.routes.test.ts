@@ -24,6 +24,15 @@ describe('signed image URLs', () => {
     expect(res.rawPayload.equals(bytes)).toBe(true);
   });
 
+  it('are stable within the hour, so clients can cache them', async () => {
+    const { id } = await t.account();
+    const img = await t.container.images.store(id, bytes, `accounts/${id}/test`);
+    const base = Date.UTC(2030, 0, 1, 10, 0, 5);
+    expect(t.container.images.url(img.publicId, base)).toBe(t.container.images.url(img.publicId, base + 50 * 60_000));
+    const expires = Number(new URL(t.container.images.url(img.publicId, base)).searchParams.get('expires'));
+    expect(expires * 1000 - base).toBeGreaterThanOrEqual(3600_000);
+  });
+
   it('refuse a tampered signature, a moved expiry, an expired link and a deleted image', async () => {
     const { id } = await t.account();
     const img = await t.container.images.store(id, bytes, `accounts/${id}/test`);
