@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { sql } from 'kysely';
 import type { Config } from './config/config.js';
+import { S3Client } from '@aws-sdk/client-s3';
+import type { BlobStore } from './storage/blobs/blob-store.js';
 import { FsBlobStore } from './storage/blobs/fs-blob-store.js';
+import { parseS3Url, S3BlobStore } from './storage/blobs/s3-blob-store.js';
 import { migrateToLatest, openDatabase, pendingMigrations, type Db } from './storage/db/database.js';
 import { AccountRepository } from './storage/repositories/account.repository.js';
 import { ImageRepository } from './storage/repositories/image.repository.js';
@@ -103,7 +105,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const settings = new SettingsRepository(db);
   const tokens = new TokenService(new TokenRepository(db), accountRepo);
   const secret = config.images.urlSecret ?? (await settings.getOrCreate('image_url_secret', () => randomBytes(32).toString('base64url')));
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = openBlobStore(config.blobs);
 
   const readiness = new Map<string, () => Promise<void>>([['database', async () => void (await sql`select 1`.execute(db))]]);
   const closers: Array<() => Promise<void>> = [];
@@ -235,4 +237,12 @@ async function ensureOnpremAccount(accounts: AccountRepository, usage: UsageServ
   const account = (await accounts.findByEmail(ONPREM_EMAIL)) ?? (await accounts.create(ONPREM_EMAIL, ['plate-reader']).catch(async () => (await accounts.findByEmail(ONPREM_EMAIL))!));
   await usage.setTotalCalls(account.id, 'plate-reader', maxCalls > 0 ? maxCalls : 2_147_483_647);
   return account;
+}
+
+function openBlobStore(blobs: Config['blobs']): BlobStore {
+  if (blobs.kind === 'fs') return new FsBlobStore(blobs.root);
+  // Credentials come from the standard AWS variables or profile; a custom endpoint (MinIO and
+  // other S3-compatible stores) is addressed path-style.
+  const client = new S3Client({ region: blobs.region, ...(blobs.endpoint ? { endpoint: blobs.endpoint, forcePathStyle: true } : {}) });
+  return new S3BlobStore(client, parseS3Url(blobs.url));
 }

@@ -17,6 +17,9 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must start with redis://').optional(),
+  BLOB_URL: z.string().regex(/^s3:\/\//, 'must start with s3:// (leave unset for files under DATA_DIR)').optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   IMAGE_URL_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   IMAGE_URL_TTL_SECONDS: intFrom(7 * 24 * 3600, 60),
@@ -56,6 +59,7 @@ export interface Config {
   publicUrl: string;
   database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
   redisUrl: string | undefined;
+  blobs: { kind: 'fs'; root: string } | { kind: 's3'; url: string; endpoint: string | undefined; region: string };
   logLevel: Env['LOG_LEVEL'];
   images: { urlSecret: string | undefined; urlTtlSeconds: number; maxPixels: number };
   limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadRatePerSecond: number; recognitionRatePerSecond: number };
@@ -95,6 +99,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     database: databaseFrom(e.DATABASE_URL, dataDir),
     redisUrl: e.REDIS_URL,
+    blobs: e.BLOB_URL
+      ? { kind: 's3', url: e.BLOB_URL, endpoint: e.S3_ENDPOINT, region: e.S3_REGION }
+      : { kind: 'fs', root: path.join(dataDir, 'blobs') },
     logLevel: e.LOG_LEVEL,
     images: { urlSecret: e.IMAGE_URL_SECRET, urlTtlSeconds: e.IMAGE_URL_TTL_SECONDS, maxPixels: e.MAX_IMAGE_PIXELS },
     limits: {
