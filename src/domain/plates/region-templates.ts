@@ -1,0 +1,96 @@
+/**
+ * Plate formats per region, as letter/digit templates: `A` a letter, `9` a digit, `X` either.
+ * Region codes are lower-case ISO 3166, some with a state (`us-ca`, `au-vic`). Only formats
+ * that are documented for current issues are listed; vanity and special plates fall back to the
+ * generic template of the country (scored lower, never rejected unless the caller asks for a
+ * strict region).
+ */
+export const REGION_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
+  // United States: generic 2..8 alphanumerics covers vanity and older series.
+  us: ['XXXXXXX', 'XXXXXX', 'XXXXX', 'XXXXXXXX'],
+  'us-ca': ['9AAA999', '9A99999'], // 8ABC123 passenger; 4D12345 commercial
+  'us-tx': ['AAA9999', 'AA9A999'], // ABC1234 (since 2009); DD1F234 truck series
+  'us-ny': ['AAA9999'], // ABC1234 (Excelsior series)
+  'us-fl': ['AAAA99', '999AAA', 'AAA9A9', '99AAAA'], // ABCD12, 123ABC, ABC1D2 (rotating series)
+  'us-pa': ['AAA9999'], // ABC1234
+  'us-il': ['AA99999', 'A999999'], // AB12345
+  'us-oh': ['AAA9999'], // ABC1234
+  'us-nj': ['A99AAA', 'AAA9999'], // A12BCD; newer ABC1234 style also seen
+  'us-ga': ['AAA9999'], // ABC1234
+  'us-va': ['AAA9999'], // ABC1234
+  'us-wa': ['AAA9999'], // ABC1234
+  'us-az': ['AAA9999'], // ABC1234
+  'us-ma': ['9AAA99', '999AA9', '9AA999'], // 1ABC23; 123AB4; 1AB234
+  'us-mi': ['AAA9999', '9AAA99'], // ABC1234; 1ABC23
+  // Brazil: old grey plates ABC1234, Mercosur ABC1D23 (fourth position becomes a letter).
+  br: ['AAA9999', 'AAA9A99'],
+  // United Kingdom (since 2001): AB12CDE; Northern Ireland ABC1234.
+  gb: ['AA99AAA', 'AAA9999', 'AAA999'],
+  // Germany: district 1-3 letters, 1-2 letters, 1-4 digits (B AB 1234, M A 1) -> 5..8 chars.
+  de: ['AAA9999', 'AA9999', 'AAAA9999', 'AAA999', 'AAAA999', 'AA999', 'AAA99', 'AAAA99', 'AA99'],
+  fr: ['AA999AA'], // SIV since 2009: AB-123-CD
+  it: ['AA999AA'], // AB 123 CD
+  es: ['9999AAA'], // 1234 BCD (since 2000)
+  nl: ['99AAA9', '9AAA99', 'AA999A', 'A999AA', 'AAA99A', 'A99AAA', '99AA99', 'AA99AA', 'AA9999'], // sidecodes 4..11: 12-ABC-3 ...
+  pl: ['AA99999', 'AA9999A', 'AAA9999', 'AAA99AA', 'AA999AA', 'AAA9A99'], // WA 12345, KR 1234A, WPI 1234 ...
+  pt: ['AA99AA', '99AA99', '9999AA', 'AA9999'], // AA-00-AA since 2020; 00-AA-00; 00-00-AA; AA-00-00
+  be: ['9AAA999'], // 1-ABC-123
+  se: ['AAA999', 'AAA99A'], // ABC 123; ABC 12D since 2019
+  at: ['AA9999A', 'A9999A', 'AA999AA'], // W 12345 A style: district + digits + letters
+  ch: ['AA999999', 'AA99999', 'AA9999'], // ZH 123456
+  dk: ['AA99999'], // AB 12 345
+  no: ['AA99999'], // AB 12345
+  fi: ['AAA999'], // ABC-123
+  ie: ['999A99999', '99A9999', '999AA9999'], // 231-D-12345 (year-county-number)
+  cz: ['9A99999', '9AA9999'], // 1A2 3456
+  // Canada: Ontario ABCD123, Quebec/BC/Alberta ABC123 or ABC1234.
+  ca: ['AAAA999', 'AAA999', 'AAA9999', '999AAA', 'AA9999'],
+  'ca-on': ['AAAA999'], // ABCD 123
+  'ca-qc': ['A99AAA', '999AAA'], // V12 ABC; 123 ABC
+  'ca-bc': ['AA999A', '999AAA'], // AB1 23C; 123 ABC
+  'ca-ab': ['AAA9999'], // ABC-1234
+  // Mexico: private cars ABC-123-D (2016 series), older ABC-12-34.
+  mx: ['AAA999A', 'AAA9999', 'AA99999'],
+  // Australia: per state.
+  au: ['AAA99A', '9AA9AA', 'AAA999', '999AAA', 'AA99AA', 'A99AA'],
+  'au-nsw': ['AA99AA', 'AAA99A'], // AB12CD; ABC12D
+  'au-vic': ['9AA9AA', 'AAA999'], // 1AB2CD; ABC123
+  'au-qld': ['999AA9', '999AAA'], // 123AB4; 123ABC
+  'au-wa': ['9AAA999'], // 1ABC234
+  'au-sa': ['A999AAA', 'AAA999'], // S123ABC; ABC123
+  'au-tas': ['A9999A', 'AA9999'], // A1234B (2008); AB1234
+  'au-act': ['AAA99A', 'AAA999'], // YAA12A
+  'au-nt': ['AA99AA', '999999'], // CA12BC
+};
+
+/** The country of a region code (`us-ca` -> `us`). */
+export function countryOf(code: string): string {
+  return code.split('-')[0] ?? code;
+}
+
+/** Templates of a region plus, for a state, those of its country (a state's plate often keeps
+ * the country's generic shape). Unknown codes give an empty list. */
+export function templatesFor(code: string): Array<{ region: string; template: string }> {
+  const out: Array<{ region: string; template: string }> = [];
+  const own = REGION_TEMPLATES[code];
+  if (own) for (const t of own) out.push({ region: code, template: t });
+  const country = countryOf(code);
+  if (country !== code) {
+    const gen = REGION_TEMPLATES[country];
+    if (gen) for (const t of gen) out.push({ region: country, template: t });
+  }
+  return out;
+}
+
+/** `regions` as clients send it: repeated values, one comma-joined string, or both. Lower-cased,
+ * trimmed, deduplicated; empty entries dropped. Unknown codes are kept (they guide nothing). */
+export function parseRegions(input: string | readonly string[] | undefined | null): string[] {
+  if (input == null) return [];
+  const parts = (Array.isArray(input) ? input : [input]).flatMap((v) => String(v).split(','));
+  const seen = new Set<string>();
+  for (const p of parts) {
+    const c = p.trim().toLowerCase().replace(/_/g, '-');
+    if (c) seen.add(c);
+  }
+  return [...seen];
+}
