@@ -54,6 +54,14 @@ describe('scorePlateCandidates', () => {
     expect(top!.score).toBeLessThanOrEqual(1);
   });
 
+  it('reports the requested country, and a country rather than a guessed state without a hint', () => {
+    expect(scorePlateCandidates([{ text: 'ABC1234', confidence: 0.9 }], { regions: ['us'] })[0]?.region.code).toBe('us');
+    expect(scorePlateCandidates([{ text: 'ABC1234', confidence: 0.9 }], { regions: ['br'] })[0]?.region.code).toBe('br');
+    expect(scorePlateCandidates([{ text: 'ABC1234', confidence: 0.9 }], { regions: ['us-tx'] })[0]?.region.code).toBe('us-tx');
+    const unguided = scorePlateCandidates([{ text: '8ABC123', confidence: 0.9 }], {})[0]!;
+    expect(unguided.region.code).not.toMatch(/-/);
+  });
+
   it('prefers the requested region but does not filter without strict', () => {
     const out = scorePlateCandidates([{ text: 'XYZ', confidence: 0.8 }], { regions: ['gb'] });
     expect(out[0]?.plate).toBe('xyz');

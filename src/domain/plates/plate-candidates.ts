@@ -58,7 +58,7 @@ export function fitTemplate(text: string, template: string): Fit | null {
   }
   // Specific templates (no X) say more than generic ones, so they fit better.
   const generic = [...template].filter((t) => t === 'X').length / template.length;
-  return { text: out, fit: Math.max(0, 1 - swaps * SWAP_COST) * (1 - 0.5 * generic) };
+  return { text: out, fit: Math.max(0, 1 - swaps * SWAP_COST) * (1 - 0.3 * generic) };
 }
 
 function compileFormats(formats: string[] | undefined): RegExp[] {
@@ -89,13 +89,15 @@ export function scorePlateCandidates(readings: RawReading[], options: ScoreOptio
     const options_: PlateCandidate[] = [];
     const tryRegions = options.strictRegion ? known : [...known, ...allRegions.filter((r) => !known.includes(r))];
     for (const code of tryRegions) {
-      const preferred = known.includes(code) || known.some((k) => countryOf(k) === code);
+      // A state template also counts for its country (`us` asked, a Texas-shaped plate read).
+      const preferred = known.some((k) => countryOf(k) === countryOf(code));
       for (const { region, template } of known.includes(code) ? templatesFor(code) : templatesFor(code).filter((t) => t.region === code)) {
         const f = fitTemplate(text, template);
         if (!f) continue;
         // A requested region counts for more than any other region that also fits.
-        const regionScore = round(Math.min(1, f.fit * (preferred ? 1 : 0.8)));
-        const reportCode = known.includes(code) ? code : region;
+        const regionScore = round(Math.min(1, f.fit * (preferred ? 1 : 0.6)));
+        // Without a hint a state cannot be told from the shape alone: report the country.
+        const reportCode = known.includes(code) ? code : known.includes(region) ? region : countryOf(region);
         options_.push({ plate: f.text.toLowerCase(), score: 0, region: { code: reportCode, score: regionScore } });
       }
     }
