@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { RawImage } from '../image/decode.js';
 import { loadFileGraphModel, tf } from '../runtime/tfjs-backend.js';
-import { CENTERNET_INPUT, decodeCenternet, type ObjectDetection } from './centernet-decode.js';
+import { boxIou, CENTERNET_INPUT, decodeCenternet, type ObjectDetection } from './centernet-decode.js';
 import { COCO_VEHICLE_CLASSES, vehicleTypeFor, type Box, type VehicleType } from './vehicle-types.js';
 
 export interface VehicleDetection {
@@ -21,6 +21,7 @@ export interface VehicleDetector {
 }
 
 const require = createRequire(import.meta.url);
+const SAME_VEHICLE_IOU = 0.6;
 let model: Promise<GraphModel> | null = null;
 
 /** The package exports no models/ path, so find it from the package entry (resolving does not
@@ -63,8 +64,15 @@ export async function createVehicleDetector(): Promise<VehicleDetector> {
     detectObjects,
     async detect(image, opts = {}) {
       const objects = await detectObjects(image, opts);
-      return objects
-        .filter((o) => COCO_VEHICLE_CLASSES[o.classId] !== undefined)
+      // The head often labels one vehicle twice (car and truck, car and bus) on the same box:
+      // keep the more confident label only. Objects come sorted by score.
+      const kept: ObjectDetection[] = [];
+      for (const o of objects) {
+        if (COCO_VEHICLE_CLASSES[o.classId] === undefined) continue;
+        if (kept.some((k) => boxIou(k.box, o.box) > SAME_VEHICLE_IOU)) continue;
+        kept.push(o);
+      }
+      return kept
         .map((o) => ({
           type: vehicleTypeFor(o.cocoClass, o.box, image.width, image.height),
           cocoClass: o.cocoClass,

@@ -1,0 +1,53 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** Datasets are read by path, never copied into the repo (their licenses differ). */
+export const DEFAULT_DATA_DIR = '../shared/datasets';
+
+export interface PlateBox { xmin: number; ymin: number; xmax: number; ymax: number }
+
+export interface PlateSceneItem {
+  /** Absolute path of the photo. */
+  file: string;
+  region: 'us' | 'eu' | 'br';
+  plate: string;
+  box: PlateBox;
+  width: number;
+  height: number;
+}
+
+export interface PlateCropItem {
+  file: string;
+  /** Two-letter US state, lower case. */
+  state: string;
+  plate: string;
+}
+
+interface Manifest<T> { name: string; count: number; items: T[] }
+
+/** `--data DIR` from argv, else the shared default (relative to the working directory). */
+export function dataDirFromArgs(argv: readonly string[] = process.argv.slice(2)): string {
+  const i = argv.indexOf('--data');
+  const eq = argv.find((a) => a.startsWith('--data='));
+  const dir = eq ? eq.slice('--data='.length) : i >= 0 ? argv[i + 1] : undefined;
+  return path.resolve(dir ?? DEFAULT_DATA_DIR);
+}
+
+async function manifest<T>(dir: string): Promise<Manifest<T>> {
+  return JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Manifest<T>;
+}
+
+export async function loadPlateScenes(dataDir: string): Promise<PlateSceneItem[]> {
+  const dir = path.join(dataDir, 'plates-scenes');
+  const m = await manifest<{ file: string; region: PlateSceneItem['region']; plate: string; box_xywh: [number, number, number, number]; width: number; height: number }>(dir);
+  return m.items.map((it) => {
+    const [x, y, w, h] = it.box_xywh;
+    return { file: path.join(dir, it.file), region: it.region, plate: it.plate, width: it.width, height: it.height, box: { xmin: x, ymin: y, xmax: x + w, ymax: y + h } };
+  });
+}
+
+export async function loadPlateCrops(dataDir: string): Promise<PlateCropItem[]> {
+  const dir = path.join(dataDir, 'plates-crops-us');
+  const m = await manifest<{ file: string; state: string; plate: string }>(dir);
+  return m.items.map((it) => ({ file: path.join(dir, it.file), state: it.state.toLowerCase(), plate: it.plate }));
+}
