@@ -89,6 +89,28 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
       }
     });
 
+  program
+    .command('export')
+    .description('write every row and image of this installation to a directory')
+    .requiredOption('--out <dir>', 'directory to write (created)')
+    .addOption(jsonOption())
+    .action(async (o: { out: string }) => {
+      const { exportInstallation } = await import('./storage/transfer/transfer.js');
+      const counts = await withContainer((c) => exportInstallation(c.db, c.blobs, o.out));
+      print(counts, `exported ${Object.values(counts.tables).reduce((a, b) => a + b, 0)} rows and ${counts.blobs} images to ${o.out}`);
+    });
+
+  program
+    .command('import')
+    .description('load an export into this (empty) installation, e.g. PostgreSQL with DATABASE_URL')
+    .requiredOption('--from <dir>', 'directory written by vigil export')
+    .addOption(jsonOption())
+    .action(async (o: { from: string }) => {
+      const { importInstallation } = await import('./storage/transfer/transfer.js');
+      const counts = await withContainer((c) => importInstallation(c.db, c.blobs, o.from));
+      print(counts, `imported ${Object.values(counts.tables).reduce((a, b) => a + b, 0)} rows and ${counts.blobs} images`);
+    });
+
   const accounts = program.command('accounts').description('manage accounts');
   accounts
     .command('create')

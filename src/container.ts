@@ -50,6 +50,7 @@ export interface Container {
   tokens: TokenService;
   licenses: LicenseService;
   images: ImageService;
+  blobs: BlobStore;
   queue: SqlJobQueue;
   runner: SqlJobRunner;
   rateLimiter: RateLimiter;
@@ -190,6 +191,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     accounts: new AccountService(accountRepo, tokens),
     licenses,
     images,
+    blobs,
     queue,
     runner,
     rateLimiter,

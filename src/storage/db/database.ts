@@ -15,7 +15,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export function openDatabase(database: Config['database']): Db {
   if (database.kind === 'postgres') {
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 10 }) }) });
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    // An idle connection dropped by the server (restart, failover) must not crash the
+    // process: the pool replaces it on the next query.
+    pool.on('error', (err) => console.error(`[vigil] database connection lost: ${err.message}`));
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new SQLite(database.file);
