@@ -85,6 +85,8 @@ export interface ContainerOverrides {
   analyzer?: CameraAnalyzer;
   recognizer?: TextRecognizer;
   plateReader?: PlateReader;
+  /** Tests swap the blob store to inject storage faults (a full disk). */
+  blobs?: BlobStore;
   /** Delay before job retry number n (tests shorten it). */
   retryBackoff?: (attempt: number) => number;
 }
@@ -106,7 +108,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const settings = new SettingsRepository(db);
   const tokens = new TokenService(new TokenRepository(db), accountRepo);
   const secret = config.images.urlSecret ?? (await settings.getOrCreate('image_url_secret', () => randomBytes(32).toString('base64url')));
-  const blobs = openBlobStore(config.blobs);
+  const blobs = overrides.blobs ?? openBlobStore(config.blobs);
 
   const readiness = new Map<string, () => Promise<void>>([['database', async () => void (await sql`select 1`.execute(db))]]);
   const closers: Array<() => Promise<void>> = [];

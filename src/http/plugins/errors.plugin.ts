@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../services/errors.js';
+import { StorageFullError } from '../../storage/blobs/blob-store.js';
 import { ImageDecodeError } from '../../vision/image/decode.js';
 import { errorBody, type ErrorFamily } from '../error-shapes.js';
 
@@ -29,6 +30,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
 function classify(err: FastifyError | AppError | Error): { status: number; code: string; message: string; headers: Record<string, string> } {
   if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
   if (err instanceof ImageDecodeError) return { status: 400, code: `image_${err.reason}`, message: err.message, headers: {} };
+  if (err instanceof StorageFullError) {
+    return { status: 503, code: 'storage_full', message: 'Storage is full: the upload was not kept. Try again later.', headers: { 'retry-after': '60' } };
+  }
   const fe = err as FastifyError;
   if (fe.validation) return { status: 400, code: 'invalid_request', message: validationMessage(fe), headers: {} };
   switch (fe.code) {

@@ -7,3 +7,8 @@ export interface BlobStore {
   /** Removes every blob whose key starts with `prefix/`. */
   deletePrefix(prefix: string): Promise<void>;
 }
+
+/** The store has no room (a full disk, a quota): callers should retry later, nothing was kept. */
+export class StorageFullError extends Error {
+  override name = 'StorageFullError';
+}

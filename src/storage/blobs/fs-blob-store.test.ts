@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { StorageFullError } from './blob-store.js';
 import { FsBlobStore } from './fs-blob-store.js';
 
 describe('FsBlobStore', async () => {
@@ -19,6 +20,16 @@ describe('FsBlobStore', async () => {
     expect(await store.get('a/1/y.jpg')).toBeUndefined();
     expect((await store.get('a/2/z.jpg'))?.toString()).toBe('three');
     expect((await fs.readdir(path.join(root, 'a'))).sort()).toEqual(['2']);
+  });
+
+  it('turns a full disk into StorageFullError and leaves no temporary file', async () => {
+    const spy = vi.spyOn(fs, 'writeFile').mockRejectedValueOnce(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }));
+    try {
+      await expect(store.put('full/x.jpg', Buffer.from('x'))).rejects.toBeInstanceOf(StorageFullError);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await fs.readdir(path.join(root, 'full'))).toEqual([]);
   });
 
   it.each(['../escape', 'a/../../b', '/abs', 'a//b', ''])('refuses the key %j', async (key) => {

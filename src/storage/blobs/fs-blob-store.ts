@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobStore } from './blob-store.js';
+import { StorageFullError, type BlobStore } from './blob-store.js';
 
 const SAFE_KEY = /^[A-Za-z0-9_\-.]+(\/[A-Za-z0-9_\-.]+)*$/;
 
@@ -26,6 +26,8 @@ export class FsBlobStore implements BlobStore {
       await fs.rename(tmp, file);
     } catch (err) {
       await fs.rm(tmp, { force: true });
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOSPC' || code === 'EDQUOT') throw new StorageFullError(`No space left to store ${key}.`);
       throw err;
     }
   }
