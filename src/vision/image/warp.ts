@@ -1,0 +1,176 @@
+import type { RawImage } from './decode.js';
+
+/** Generic pixel operations on decoded images (pure JS: they run inside inference workers,
+ * on crops of a few thousand pixels, where a sharp round trip would cost more than it saves). */
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** Bilinear sample of channel c at a sub-pixel position, clamped to the border. */
+function sample(img: RawImage, x: number, y: number, c: number): number {
+  const { width: w, height: h, channels: ch, data } = img;
+  const xc = x < 0 ? 0 : x > w - 1 ? w - 1 : x;
+  const yc = y < 0 ? 0 : y > h - 1 ? h - 1 : y;
+  const x0 = Math.floor(xc);
+  const y0 = Math.floor(yc);
+  const x1 = x0 + 1 < w ? x0 + 1 : x0;
+  const y1 = y0 + 1 < h ? y0 + 1 : y0;
+  const fx = xc - x0;
+  const fy = yc - y0;
+  const a = data[(y0 * w + x0) * ch + c]!;
+  const b = data[(y0 * w + x1) * ch + c]!;
+  const d = data[(y1 * w + x0) * ch + c]!;
+  const e = data[(y1 * w + x1) * ch + c]!;
+  return (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+}
+
+/** Resizes with bilinear interpolation (pixel centres aligned, like OpenCV INTER_LINEAR). When
+ * shrinking by more than 2x, pixels are first box-averaged so thin strokes are not skipped. */
+export function resizeBilinear(img: RawImage, width: number, height: number): RawImage {
+  let src = img;
+  const fx = img.width / width;
+  const fy = img.height / height;
+  if (fx >= 2 || fy >= 2) src = boxShrink(img, Math.max(1, Math.floor(fx)), Math.max(1, Math.floor(fy)));
+  const ch = src.channels;
+  const out = Buffer.alloc(width * height * ch);
+  const sx = src.width / width;
+  const sy = src.height / height;
+  for (let y = 0; y < height; y++) {
+    const yy = (y + 0.5) * sy - 0.5;
+    for (let x = 0; x < width; x++) {
+      const xx = (x + 0.5) * sx - 0.5;
+      for (let c = 0; c < ch; c++) out[(y * width + x) * ch + c] = Math.round(sample(src, xx, yy, c));
+    }
+  }
+  return { data: out, width, height, channels: ch };
+}
+
+function boxShrink(img: RawImage, kx: number, ky: number): RawImage {
+  const w = Math.floor(img.width / kx);
+  const h = Math.floor(img.height / ky);
+  const ch = img.channels;
+  const out = Buffer.alloc(w * h * ch);
+  const n = kx * ky;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      for (let c = 0; c < ch; c++) {
+        let s = 0;
+        for (let dy = 0; dy < ky; dy++) {
+          const row = ((y * ky + dy) * img.width + x * kx) * ch + c;
+          for (let dx = 0; dx < kx; dx++) s += img.data[row + dx * ch]!;
+        }
+        out[(y * w + x) * ch + c] = Math.round(s / n);
+      }
+    }
+  }
+  return { data: out, width: w, height: h, channels: ch };
+}
+
+/** Solves the homography that maps the output rectangle (0,0)-(w,h) onto `quad`
+ * (top-left, top-right, bottom-right, bottom-left). */
+export function rectToQuadHomography(quad: readonly Point[], w: number, h: number): number[] {
+  const src: Point[] = [{ x: 0, y: 0 }, { x: w, y: 0 }, { x: w, y: h }, { x: 0, y: h }];
+  const a: number[][] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const { x, y } = src[i]!;
+    const { x: u, y: v } = quad[i]!;
+    a.push([x, y, 1, 0, 0, 0, -u * x, -u * y]);
+    b.push(u);
+    a.push([0, 0, 0, x, y, 1, -v * x, -v * y]);
+    b.push(v);
+  }
+  return [...solveLinear(a, b), 1];
+}
+
+function solveLinear(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    const p = m[col]![col]!;
+    if (Math.abs(p) < 1e-12) throw new Error('Degenerate quadrilateral');
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r]![col]! / p;
+      if (f === 0) continue;
+      for (let c = col; c <= n; c++) m[r]![c]! -= f * m[col]![c]!;
+    }
+  }
+  return m.map((row, i) => row[n]! / row[i]!);
+}
+
+/** Cuts a quadrilateral out of the image and straightens it into a width x height picture. */
+export function warpQuad(img: RawImage, quad: readonly Point[], width: number, height: number): RawImage {
+  const hm = rectToQuadHomography(quad, width, height);
+  const [h0, h1, h2, h3, h4, h5, h6, h7, h8] = hm as [number, number, number, number, number, number, number, number, number];
+  const ch = img.channels;
+  const out = Buffer.alloc(width * height * ch);
+  for (let y = 0; y < height; y++) {
+    const yy = y + 0.5;
+    for (let x = 0; x < width; x++) {
+      const xx = x + 0.5;
+      const z = h6 * xx + h7 * yy + h8;
+      const u = (h0 * xx + h1 * yy + h2) / z - 0.5;
+      const v = (h3 * xx + h4 * yy + h5) / z - 0.5;
+      for (let c = 0; c < ch; c++) out[(y * width + x) * ch + c] = Math.round(sample(img, u, v, c));
+    }
+  }
+  return { data: out, width, height, channels: ch };
+}
+
+/** Rotates by a multiple of 90 degrees; `turns` counts quarter turns counter-clockwise. */
+export function rotateQuarter(img: RawImage, turns: number): RawImage {
+  const t = ((turns % 4) + 4) % 4;
+  if (t === 0) return img;
+  const { width: w, height: h, channels: ch, data } = img;
+  const ow = t === 2 ? w : h;
+  const oh = t === 2 ? h : w;
+  const out = Buffer.alloc(data.length);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let ox: number;
+      let oy: number;
+      if (t === 1) { ox = y; oy = w - 1 - x; } // counter-clockwise
+      else if (t === 2) { ox = w - 1 - x; oy = h - 1 - y; }
+      else { ox = h - 1 - y; oy = x; } // clockwise
+      const si = (y * w + x) * ch;
+      const di = (oy * ow + ox) * ch;
+      for (let c = 0; c < ch; c++) out[di + c] = data[si + c]!;
+    }
+  }
+  return { data: out, width: ow, height: oh, channels: ch };
+}
+
+/** Copies a rectangular region (clamped to the image). */
+export function cropRect(img: RawImage, x: number, y: number, width: number, height: number): RawImage {
+  const x0 = Math.max(0, Math.min(img.width - 1, Math.floor(x)));
+  const y0 = Math.max(0, Math.min(img.height - 1, Math.floor(y)));
+  const w = Math.max(1, Math.min(img.width - x0, Math.round(width)));
+  const h = Math.max(1, Math.min(img.height - y0, Math.round(height)));
+  const ch = img.channels;
+  const out = Buffer.alloc(w * h * ch);
+  for (let r = 0; r < h; r++) {
+    img.data.copy(out, r * w * ch, ((y0 + r) * img.width + x0) * ch, ((y0 + r) * img.width + x0 + w) * ch);
+  }
+  return { data: out, width: w, height: h, channels: ch };
+}
+
+/** Luma (BT.601) of each pixel. */
+export function toGray(img: RawImage): Uint8Array {
+  const n = img.width * img.height;
+  const out = new Uint8Array(n);
+  if (img.channels === 1) {
+    out.set(img.data.subarray(0, n));
+    return out;
+  }
+  for (let i = 0; i < n; i++) {
+    const j = i * 3;
+    out[i] = Math.round(0.299 * img.data[j]! + 0.587 * img.data[j + 1]! + 0.114 * img.data[j + 2]!);
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import type { CharCandidate } from './ctc-decode.js';
+import type { Quad } from './geometry.js';
+
+export type TextOrientation = 'horizontal' | 'vertical';
+
+export interface TextLine {
+  text: string;
+  /** Mean per-character probability, 0..1. */
+  confidence: number;
+  charConfidences: number[];
+  /** Best few classes per character (see CharCandidate). */
+  alternatives: CharCandidate[][];
+  /** Corners in image pixels, clockwise from top-left. */
+  box: Quad;
+  orientation: TextOrientation;
+  /** How the crop was read: as is, turned 180 (upside down), turned a quarter either way
+   * (rotated vertical text), or re-laid from a stack of upright characters. */
+  layout: 'upright' | 'upside_down' | 'rotated_ccw' | 'rotated_cw' | 'stacked';
+}
+
+export interface ReadLinesOptions {
+  /** Longer side of the detector input (default 960). Larger finds smaller text, slower. */
+  detLimitSide?: number;
+  /** Enlarge small images so their longer side reaches this (default 0: never). */
+  detMinSide?: number;
+  /** Only these characters may be decoded (e.g. A-Z0-9 for codes). Default: any. */
+  charset?: string;
+  /** Run the 0/180 angle classifier on horizontal crops (default true). */
+  detectUpsideDown?: boolean;
+  /** Try vertical layouts for tall boxes (default true). */
+  vertical?: boolean;
+  /** Drop lines below this confidence (default 0.3). */
+  minConfidence?: number;
+  /** DB thresholds. */
+  boxThreshold?: number;
+  unclipRatio?: number;
+}
+
+export interface RecognizeOptions {
+  charset?: string;
+  batchSize?: number;
+}

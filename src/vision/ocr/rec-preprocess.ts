@@ -1,0 +1,44 @@
+import type { RawImage } from '../image/decode.js';
+import { resizeBilinear } from '../image/warp.js';
+
+export const REC_HEIGHT = 48;
+/** Narrowest batch input PP-OCRv4 was trained with (48 x 320). */
+export const REC_MIN_WIDTH = 320;
+
+/** Width a crop takes once scaled to the recogniser height (never wider than `maxWidth`). */
+export function recWidth(img: { width: number; height: number }, maxWidth: number): number {
+  return Math.max(1, Math.min(maxWidth, Math.ceil((REC_HEIGHT * img.width) / Math.max(1, img.height))));
+}
+
+/** Batch of crops as one NCHW tensor: each resized to height 48 keeping its aspect, scaled to
+ * [-1, 1] in BGR order, padded with zeros on the right to the widest crop of the batch. */
+export function prepareRecognitionBatch(crops: readonly RawImage[], height = REC_HEIGHT): { data: Float32Array; dims: [number, 3, number, number] } {
+  const maxRatio = Math.max(REC_MIN_WIDTH / height, ...crops.map((c) => c.width / Math.max(1, c.height)));
+  const batchWidth = Math.ceil(height * maxRatio);
+  const plane = height * batchWidth;
+  const data = new Float32Array(crops.length * 3 * plane);
+  crops.forEach((crop, n) => {
+    const w = recWidth(crop, batchWidth);
+    const resized = resizeBilinear(crop, w, height);
+    writeNormalised(resized, data, n * 3 * plane, batchWidth);
+  });
+  return { data, dims: [crops.length, 3, height, batchWidth] };
+}
+
+/** Writes an image into a CHW slot of `rowWidth` columns, values (v/255 - 0.5) / 0.5, BGR. */
+export function writeNormalised(img: RawImage, out: Float32Array, offset: number, rowWidth: number): void {
+  const { width: w, height: h, channels: ch, data } = img;
+  const plane = h * rowWidth;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = (y * w + x) * ch;
+      const r = data[i]!;
+      const g = ch === 3 ? data[i + 1]! : r;
+      const b = ch === 3 ? data[i + 2]! : r;
+      const o = offset + y * rowWidth + x;
+      out[o] = b / 127.5 - 1;
+      out[o + plane] = g / 127.5 - 1;
+      out[o + 2 * plane] = r / 127.5 - 1;
+    }
+  }
+}

