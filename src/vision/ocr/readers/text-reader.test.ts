@@ -1,0 +1,65 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { textImage, verticalTextImage } from '../../../../test/fixtures/text-images.js';
+import { decodeImage } from '../../image/decode.js';
+import { createOcrEngine, type OcrEngine } from '../ocr-engine.js';
+import { readText } from './text-reader.js';
+
+/** Each OCR type end to end on rendered images: engine, grammar, correction. */
+describe('text readers', () => {
+  let engine: OcrEngine;
+  beforeAll(async () => {
+    engine = await createOcrEngine();
+  });
+  const read = async (type: Parameters<typeof readText>[1], bytes: Buffer) => readText(engine, type, await decodeImage(bytes));
+
+  it('vin: reads a VIN among other text, validated by its check digit', async () => {
+    const img = await textImage([
+      { text: 'MFD BY GENERAL MOTORS', x: 80, y: 150, size: 40 },
+      { text: 'VIN 1M8GDM9AXKP042788', x: 80, y: 300, size: 56 },
+      { text: 'GVWR 2948 KG', x: 80, y: 450, size: 40 },
+    ]);
+    expect(await read('vin', img)).toEqual([{ value: '1M8GDM9AXKP042788', confidence: expect.any(Number), orientation: 'horizontal' }]);
+  });
+
+  it('shipping_container: code in parts with the size/type code and weights, labelled', async () => {
+    const img = await textImage([
+      { text: 'CSQU', x: 700, y: 200, size: 72, bold: true },
+      { text: '305438', x: 930, y: 200, size: 72, bold: true },
+      { text: '3', x: 1200, y: 200, size: 72, bold: true },
+      { text: '22G1', x: 930, y: 300, size: 64, bold: true },
+      { text: 'MAX. GROSS', x: 600, y: 420, size: 36 },
+      { text: '30.480 KGS', x: 900, y: 420, size: 36 },
+      { text: 'TARE', x: 600, y: 500, size: 36 },
+      { text: '2.210 KGS', x: 900, y: 500, size: 36 },
+    ]);
+    const results = await read('shipping_container', img);
+    expect(results.find((r) => r.label === 'Serial Number')?.value).toBe('CSQU3054383');
+    expect(results.find((r) => r.label === 'Size and Type Codes')?.value).toBe('22G1');
+    expect(results.find((r) => r.label === 'Maximum Gross Weight KG')?.value).toBe('30.480 KG');
+    expect(results.find((r) => r.label === 'Tare or Container Weight KG')?.value).toBe('2.210 KG');
+  });
+
+  it('shipping_container: a code whose check digit does not hold is not reported as a code', async () => {
+    const img = await textImage([{ text: 'CSQU 305438 4', x: 200, y: 300, size: 80, bold: true }]);
+    expect((await read('shipping_container', img)).find((r) => r.label === 'Serial Number')).toBeUndefined();
+  });
+
+  it('odometer: the prominent mileage, not the clock or the temperature', async () => {
+    const img = await textImage([
+      { text: '12:45', x: 100, y: 150, size: 40 },
+      { text: '21°C', x: 1000, y: 150, size: 40 },
+      { text: '142158', x: 450, y: 400, size: 110, bold: true },
+    ]);
+    expect((await read('odometer', img)).map((r) => r.value)).toEqual(['142158']);
+  });
+
+  it('boat_reg_number: a US state number', async () => {
+    const img = await textImage([{ text: 'CF 1234 AB', x: 300, y: 380, size: 100, bold: true }]);
+    expect((await read('boat_reg_number', img)).map((r) => r.value)).toEqual(['CF 1234 AB']);
+  });
+
+  it('trailer_id: a number painted top to bottom reads as vertical', async () => {
+    const [r] = await read('trailer_id', await verticalTextImage('53012'));
+    expect(r).toMatchObject({ value: '53012', orientation: 'vertical' });
+  });
+});
