@@ -1,0 +1,55 @@
+import type { RawImage } from '../image/decode.js';
+import { cropRect } from '../image/warp.js';
+import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
+import { detectionView } from './detection-view.js';
+import type { PlateCandidate, Quad } from './plate.types.js';
+
+export interface TextDetector {
+  detect(image: RawImage, options?: { detLimitSide?: number; boxThreshold?: number }): Promise<DetectedText[]>;
+}
+
+/** Text height the detector sees in the close-up: large enough that the plate's characters
+ * separate from the frame text and the box hugs them. */
+const CLOSEUP_TEXT_HEIGHT = 36;
+const CLOSEUP_MAX_SIDE = 640;
+
+function bounds(quads: readonly Quad[]) {
+  const xs = quads.flatMap((q) => q.map((p) => p.x));
+  const ys = quads.flatMap((q) => q.map((p) => p.y));
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+/** Detects text again in a close-up of the candidate, from full-resolution pixels: the first
+ * pass saw small plates at half scale or less, so its boxes are loose and may join the plate
+ * number with the frame's dealer text. Returns the close-up's plate-like lines (in image
+ * pixels) that lie within the candidate, or the candidate itself when none does. */
+export async function refineCandidate(image: RawImage, candidate: PlateCandidate, detector: TextDetector): Promise<PlateCandidate[]> {
+  const b = bounds(candidate.lines);
+  const w = b.x1 - b.x0;
+  const h = b.y1 - b.y0;
+  const lineHeight = h / candidate.lines.length;
+  const x = Math.max(0, b.x0 - 0.15 * w);
+  const y = Math.max(0, b.y0 - 0.25 * h);
+  const cw = Math.min(image.width - x, w * 1.3);
+  const ch = Math.min(image.height - y, h * 1.5);
+  if (cw < 4 || ch < 4) return [candidate];
+  const crop = cropRect(image, x, y, cw, ch);
+  // The DB box is unclipped around the glyphs: the text itself is about 2/3 of its height.
+  const scale = CLOSEUP_TEXT_HEIGHT / Math.max(4, lineHeight * 0.67);
+  const side = Math.min(CLOSEUP_MAX_SIDE, Math.max(64, Math.max(crop.width, crop.height) * scale));
+  const view = await detectionView(crop, side, 8);
+  const found = await detector.detect(view.image, { detLimitSide: side, boxThreshold: 0.5 });
+  const texts = found.map((t) => ({
+    score: t.score,
+    quad: t.quad.map((p) => ({ x: x + p.x * view.scaleX, y: y + p.y * view.scaleY })) as Quad,
+  }));
+  const inside = texts.filter((t) => {
+    const cx = t.quad.reduce((s, p) => s + p.x, 0) / 4;
+    const cy = t.quad.reduce((s, p) => s + p.y, 0) / 4;
+    return cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1;
+  });
+  const refined = findPlateCandidates(inside, image.height, 4);
+  if (refined.length === 0) return [candidate];
+  // The close-up judges the shape; the first pass's confidence stays the detection score.
+  return refined.map((r) => ({ lines: r.lines, dscore: Math.min(candidate.dscore, r.dscore) }));
+}

@@ -1,0 +1,88 @@
+import type { RawImage } from '../image/decode.js';
+import { warpQuad } from '../image/warp.js';
+import type { CharOption } from './plate-scoring.js';
+import type { PlateCandidate, Quad } from './plate.types.js';
+
+/** What re-reading needs from the OCR engine (src/vision/ocr). */
+export interface CropRecognizer {
+  recognizeCrops(crops: readonly RawImage[], options?: { charset?: string; batchSize?: number }): Promise<Array<{
+    text: string;
+    charConfidences: number[];
+    alternatives: Array<Array<{ char: string; prob: number }>>;
+  }>>;
+}
+
+export const PLATE_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** The recogniser works at 48 px; small plates are warped straight to that height (one
+ * interpolation from the original pixels instead of two). */
+const READ_HEIGHT = 48;
+
+export interface CandidateReading {
+  candidate: PlateCandidate;
+  /** Per character, the recogniser's options, best first (the decoded one included). */
+  chars: CharOption[][];
+}
+
+function quadSize(q: Quad): { w: number; h: number } {
+  const d = (i: number, j: number) => Math.hypot(q[i]!.x - q[j]!.x, q[i]!.y - q[j]!.y);
+  return { w: Math.max(d(0, 1), d(3, 2)), h: Math.max(d(0, 3), d(1, 2)) };
+}
+
+/** Grows a quad around its centre: `px` of its height on the left and right, `py` above and below. */
+export function padQuad(q: Quad, px: number, py: number): Quad {
+  const cx = (q[0].x + q[1].x + q[2].x + q[3].x) / 4;
+  const cy = (q[0].y + q[1].y + q[2].y + q[3].y) / 4;
+  const { w, h } = quadSize(q);
+  const sx = (w + 2 * px * h) / Math.max(1, w);
+  const sy = (h + 2 * py * h) / Math.max(1, h);
+  // Axes of the quad, so a tilted plate is padded along its own directions.
+  const ux = (q[1].x - q[0].x + q[2].x - q[3].x) / 2;
+  const uy = (q[1].y - q[0].y + q[2].y - q[3].y) / 2;
+  const ul = Math.hypot(ux, uy) || 1;
+  const ex = { x: ux / ul, y: uy / ul };
+  const ey = { x: -ex.y, y: ex.x };
+  return q.map((p) => {
+    const dx = p.x - cx;
+    const dy = p.y - cy;
+    const a = (dx * ex.x + dy * ex.y) * sx;
+    const b = (dx * ey.x + dy * ey.y) * sy;
+    return { x: cx + a * ex.x + b * ey.x, y: cy + a * ex.y + b * ey.y };
+  }) as Quad;
+}
+
+export function cutLine(image: RawImage, quad: Quad): RawImage {
+  const { w, h } = quadSize(quad);
+  const scale = h < READ_HEIGHT ? READ_HEIGHT / Math.max(1, h) : 1;
+  return warpQuad(image, quad, Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale)));
+}
+
+/** Reads every line of every candidate in one batch, restricted to plate characters. */
+export async function rereadCandidates(
+  image: RawImage,
+  candidates: readonly PlateCandidate[],
+  ocr: CropRecognizer,
+  padding: { x: number; y: number } = { x: 0.1, y: 0.05 },
+): Promise<CandidateReading[]> {
+  const crops: RawImage[] = [];
+  const owner: number[] = [];
+  candidates.forEach((c, i) => {
+    for (const line of c.lines) {
+      crops.push(cutLine(image, padQuad(line, padding.x, padding.y)));
+      owner.push(i);
+    }
+  });
+  if (crops.length === 0) return [];
+  // Small batches: the recogniser's cost per crop grows with the batch on two cores.
+  const decoded = await ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
+  const chars: CharOption[][][] = candidates.map(() => []);
+  decoded.forEach((d, k) => {
+    const list = chars[owner[k]!]!;
+    [...d.text].forEach((ch, n) => {
+      const alts = d.alternatives[n] ?? [];
+      const top = { char: ch, prob: d.charConfidences[n] ?? 0 };
+      list.push([top, ...alts.filter((a) => a.char !== ch)]);
+    });
+  });
+  return candidates.map((candidate, i) => ({ candidate, chars: chars[i]! }));
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
+import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
+import { PooledPlateReader } from './plate-reader.pool.js';
+import readPlates from './plate.worker.js';
+
+const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
+  regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6,
+  strictDetection: false, mmc: false, ...over,
+});
+
+const iou = (a: { xmin: number; ymin: number; xmax: number; ymax: number }, b: typeof a) => {
+  const w = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
+  const h = Math.min(a.ymax, b.ymax) - Math.max(a.ymin, b.ymin);
+  if (w <= 0 || h <= 0) return 0;
+  const area = (r: typeof a) => (r.xmax - r.xmin) * (r.ymax - r.ymin);
+  return (w * h) / (area(a) + area(b) - w * h);
+};
+
+describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
+  it('finds and reads a plate on a car in a 1280x720 scene', async () => {
+    const scene = await plateSceneJpeg({ text: 'ABC1234', caption: 'SUNSHINE STATE' });
+    const res = await readPlates({ image: scene.jpeg, options: options() });
+    expect(res.plates[0]?.plate).toBe('abc1234');
+    const top = res.plates[0]!;
+    // The box hugs the plate number, inside the plate.
+    expect(top.box.xmin).toBeGreaterThanOrEqual(scene.box.xmin - 10);
+    expect(top.box.xmax).toBeLessThanOrEqual(scene.box.xmax + 10);
+    expect(top.box.ymin).toBeGreaterThanOrEqual(scene.box.ymin - 10);
+    expect(top.box.ymax).toBeLessThanOrEqual(scene.box.ymax + 10);
+    expect(iou(top.box, scene.box)).toBeGreaterThan(0.25);
+    expect(top.score).toBeGreaterThan(0.6);
+    expect(top.dscore).toBeGreaterThan(0.2);
+    expect(top.candidates[0]).toEqual({ plate: 'abc1234', score: top.score });
+    expect(top.vehicle).toBeUndefined();
+    // The slogan under the number is not a plate.
+    expect(res.plates.map((p) => p.plate)).not.toContain('sunshinestate');
+  });
+
+  it('reads a small, tilted, sheared plate in a 1080p scene in every mode', async () => {
+    const scene = await plateSceneJpeg({ text: 'OKP7250', width: 1920, height: 1080, plateWidth: 110, rotate: 5, shear: 0.12 });
+    for (const mode of ['normal', 'fast', 'redaction'] as const) {
+      const res = await readPlates({ image: scene.jpeg, options: options({ mode, regions: ['br'] }) });
+      expect(res.plates.map((p) => p.plate), mode).toContain('okp7250');
+      const hit = res.plates.find((p) => p.plate === 'okp7250')!;
+      expect(hit.region.code).toBe('br');
+      expect(iou(hit.box, scene.box)).toBeGreaterThan(0.2);
+    }
+  });
+
+  it('resolves an O printed where the Brazilian format wants a digit', async () => {
+    const scene = await plateSceneJpeg({ text: 'ABCO234' });
+    const res = await readPlates({ image: scene.jpeg, options: options({ regions: ['br'] }) });
+    expect(res.plates[0]?.plate).toBe('abc0234');
+    expect(res.plates[0]?.region.code).toBe('br');
+  });
+
+  it('drops readings that match no template of the regions with strictRegion', async () => {
+    // Six characters: no Brazilian format, whatever the look-alike swaps.
+    const scene = await plateSceneJpeg({ text: 'AB1234' });
+    const loose = await readPlates({ image: scene.jpeg, options: options({ regions: ['br'] }) });
+    expect(loose.plates[0]?.plate).toBe('ab1234');
+    const strict = await readPlates({ image: scene.jpeg, options: options({ regions: ['br'], strictRegion: true }) });
+    expect(strict.plates).toEqual([]);
+  });
+
+  it('text formats guide the reading', async () => {
+    const scene = await plateSceneJpeg({ text: 'ABCO234' });
+    const res = await readPlates({ image: scene.jpeg, options: options({ textFormats: ['^[a-z]{3}[0-9]{4}$'] }) });
+    expect(res.plates[0]?.plate).toBe('abc0234');
+  });
+
+  it('answers colour and orientation with mmc (unknown: no vehicle model wired)', async () => {
+    const scene = await plateSceneJpeg({ text: 'ABC1234' });
+    const res = await readPlates({ image: scene.jpeg, options: options({ mmc: true }) });
+    expect(res.plates[0]).toMatchObject({
+      plate: 'abc1234',
+      color: [{ color: 'unknown', score: 0 }],
+      orientation: [{ orientation: 'Unknown', score: 0 }],
+    });
+  });
+
+  it('finds no plate in a scene without text', async () => {
+    const res = await readPlates({ image: await noTextSceneJpeg(), options: options() });
+    expect(res).toEqual({ plates: [], vehiclesWithoutPlate: [] });
+  });
+
+  it('runs on a worker thread behind PooledPlateReader', async () => {
+    const reader = new PooledPlateReader(1);
+    try {
+      const scene = await plateSceneJpeg({ text: 'KLM4821' });
+      const res = await reader.read(scene.jpeg, options());
+      expect(res.plates[0]?.plate).toBe('klm4821');
+    } finally {
+      await reader.close();
+    }
+  });
+});
