@@ -1,0 +1,75 @@
+/** Vehicle identification numbers (ISO 3779): 17 characters, never I, O or Q. North American
+ * VINs carry a check digit in position 9, which lets a reader choose among look-alikes. */
+
+const TRANSLITERATION: Record<string, number> = {
+  A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2,
+  T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
+};
+const WEIGHTS = [8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2];
+const VIN_CHARS = /^[A-HJ-NPR-Z0-9]{17}$/;
+
+/** Letters never used in a VIN are the digits they look like. */
+const FORBIDDEN_TO_DIGIT: Record<string, string> = { I: '1', O: '0', Q: '0' };
+/** Characters OCR confuses, both ways. */
+const LOOK_ALIKES: Record<string, string[]> = {
+  '0': ['D'], D: ['0'], '1': ['L', 'T'], L: ['1'], T: ['1', '7'], '7': ['T'], '8': ['B'], B: ['8'], '5': ['S'], S: ['5'],
+  '2': ['Z'], Z: ['2'], '6': ['G'], G: ['6'], '4': ['A'], A: ['4'], U: ['V'], V: ['U'],
+};
+
+function value(c: string): number {
+  return /\d/.test(c) ? Number(c) : (TRANSLITERATION[c] ?? -1);
+}
+
+/** The check digit position 9 should hold ('0'-'9' or 'X'). */
+export function vinCheckDigit(vin: string): string {
+  let sum = 0;
+  for (let i = 0; i < 17; i++) sum += value(vin[i]!) * WEIGHTS[i]!;
+  const r = sum % 11;
+  return r === 10 ? 'X' : String(r);
+}
+
+export function isVinShape(vin: string): boolean {
+  return VIN_CHARS.test(vin);
+}
+
+/** North American VINs (first character 1-5) must pass the check digit. */
+export function isValidVin(vin: string): boolean {
+  if (!isVinShape(vin)) return false;
+  return !/^[1-5]/.test(vin) || vinCheckDigit(vin) === vin[8];
+}
+
+/** Upper case, no separators, I/O/Q as the digits they must be. */
+export function normaliseVin(text: string): string {
+  return text.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/[IOQ]/g, (c) => FORBIDDEN_TO_DIGIT[c]!);
+}
+
+export interface VinReading {
+  vin: string;
+  /** Whether the check digit (or, outside North America, the structure) holds. */
+  valid: boolean;
+  /** Characters changed from what was read. */
+  corrections: number;
+  /** Whether a check digit confirmed it (North American VINs), not only its shape. */
+  checked: boolean;
+}
+
+/** Best VIN from an OCR reading: normalised, then, if the check digit fails, the fewest
+ * look-alike swaps (least confident characters first) that make it pass. */
+export function resolveVin(text: string, charConfidences: number[] = []): VinReading | undefined {
+  const vin = normaliseVin(text);
+  if (vin.length !== 17) return undefined;
+  const checked = (v: string) => /^[1-5]/.test(v);
+  if (isValidVin(vin)) return { vin, valid: true, corrections: 0, checked: checked(vin) };
+  // Try single swaps, least confident positions first, then pairs among the six least sure.
+  // With confidences, only characters the reader was unsure of may change; the first
+  // character (the region, which decides whether a check digit applies) never does.
+  const sure = (i: number) => charConfidences.length === 17 && (charConfidences[i] ?? 1) >= 0.85;
+  const order = [...Array(17).keys()].filter((i) => i > 0 && !sure(i)).sort((a, b) => (charConfidences[a] ?? 1) - (charConfidences[b] ?? 1));
+  const swaps = (s: string, i: number) => (LOOK_ALIKES[s[i]!] ?? []).map((c) => s.slice(0, i) + c + s.slice(i + 1));
+  for (const i of order) for (const v of swaps(vin, i)) if (isValidVin(v)) return { vin: v, valid: true, corrections: 1, checked: true };
+  const unsure = order.slice(0, 6);
+  for (const i of unsure) {
+    for (const v1 of swaps(vin, i)) for (const j of unsure) if (j > i) for (const v2 of swaps(v1, j)) if (isValidVin(v2)) return { vin: v2, valid: true, corrections: 2, checked: true };
+  }
+  return isVinShape(vin) ? { vin, valid: false, corrections: 0, checked: false } : undefined;
+}
