@@ -78,7 +78,7 @@ describe.skipIf(!available)('scale out on PostgreSQL and Redis', () => {
       const bytes = i % 2 ? blurred : scene;
       return Promise.all([post(ports[0]!, serial, bytes), post(ports[1]!, serial, bytes)]);
     }));
-    for (const pair of statuses) expect(pair.slice().sort()).toEqual([201, 429]);
+    for (const pair of statuses) expect(pair.slice().sort(), JSON.stringify(statuses)).toEqual([201, 429]);
 
     // Workers start on a full queue; one is killed as soon as a job is being worked on.
     const check = new pg.Client({ connectionString: `${PG}/${db}` });
@@ -99,7 +99,7 @@ describe.skipIf(!available)('scale out on PostgreSQL and Redis', () => {
         if (logs >= cameras.length) break;
         await new Promise((r) => setTimeout(r, 250));
       }
-      expect(logs).toBe(cameras.length);
+      expect(logs, 'logs written before the deadline').toBe(cameras.length);
       const perImage = await check.query('select image_id, count(*) as n from camera_logs group by image_id having count(*) > 1');
       expect(perImage.rows).toEqual([]);
       expect(Number((await check.query('select count(*) as n from images')).rows[0].n)).toBe(cameras.length);
@@ -109,6 +109,6 @@ describe.skipIf(!available)('scale out on PostgreSQL and Redis', () => {
       await check.end();
     }
     for (const c of [...apis, workers[1]!]) c.kill('SIGTERM');
-    for (const c of [...apis, workers[1]!]) expect(await exited(c)).toBe(0);
+    for (const c of [...apis, workers[1]!]) expect(await exited(c), `exit code of ${c.spawnargs.slice(2).join(' ')}`).toBe(0);
   }, 90_000);
 });
