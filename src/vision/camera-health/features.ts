@@ -48,7 +48,7 @@ export async function extractFeatures(bytes: Buffer, maxPixels = DEFAULT_MAX_PIX
   }
   let raw: { data: Buffer; info: OutputInfo };
   try {
-    raw = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', pages: 1 })
+    raw = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 })
       .rotate()
       .resize({ width: WORK_WIDTH, fastShrinkOnLoad: true })
       .grayscale()

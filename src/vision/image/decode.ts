@@ -74,7 +74,7 @@ export async function decodeImage(bytes: Buffer, options: DecodeOptions = {}): P
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   await probeImage(bytes, maxPixels);
   try {
-    let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', pages: 1 }).rotate();
+    let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 }).rotate();
     if (options.maxSide) {
       pipeline = pipeline.resize(options.maxSide, options.maxSide, { fit: 'inside', withoutEnlargement: true });
     }

@@ -1,13 +1,25 @@
 import { decodeImage } from '../image/decode.js';
 import { createOcrEngine } from '../ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../plates/plate-pipeline.js';
+import type { VehicleFinder } from '../plates/vehicle-assignment.js';
+import { dominantColour } from '../vehicles/vehicle-colour.js';
+import { createVehicleDetector } from '../vehicles/vehicle-detector.js';
 import type { PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
 
 let pipeline: Promise<PlatePipeline> | undefined;
 
 /** One pipeline per worker thread: the OCR sessions load on first use and stay. */
 function getPipeline(): Promise<PlatePipeline> {
-  pipeline ??= createOcrEngine().then((ocr) => createPlatePipeline(ocr));
+  pipeline ??= createOcrEngine().then(async (ocr) => {
+    // The COCO vehicle detector (loaded lazily on its first use: only strict detection and
+    // mmc ask for vehicles); 0.2 is its own default score floor.
+    const detector = await createVehicleDetector();
+    const vehicles: VehicleFinder = {
+      detect: (img) => detector.detect(img, { minScore: 0.2 }),
+      dominantColour,
+    };
+    return createPlatePipeline(ocr, vehicles);
+  });
   return pipeline;
 }
 
