@@ -1,10 +1,10 @@
 import type { UsageFamily } from '../../domain/usage.js';
 import type { AccountRow } from '../../storage/repositories/account.repository.js';
-import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
 import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
+import { countedRecognition } from './counted-call.js';
 import type { OcrType, TextReading, TextRecognizer } from './text-recognizer.port.js';
 
 /** Types whose results carry no orientation (spec: absent for these). */
@@ -51,19 +51,12 @@ export class OcrService {
 
   async read(account: AccountRow, call: RecognitionCall): Promise<RecognitionResult> {
     if (!account.features.includes('ocr')) throw errors.forbidden('OCR is not enabled for this account.', 'feature_disabled');
-    // Validate the image before counting the call: a bad image costs the caller nothing.
-    await decodeImage(call.image, { maxPixels: this.options.maxPixels, maxSide: 32, grayscale: true });
-    const refund = await this.usage.takeCall(account.id, call.family);
-    const started = performance.now();
-    let readings: TextReading[];
-    try {
-      readings = await this.recognizer.read(call.type, call.image);
-    } catch (err) {
-      await refund();
-      if (err instanceof ImageDecodeError) throw err;
-      throw errors.unavailable('Prediction service error: the image could not be processed. Try again.', 'prediction_failed');
-    }
-    const result = present(call, readings, performance.now() - started);
+    const { value: readings, ms } = await countedRecognition(
+      this.usage,
+      { accountId: account.id, family: call.family, image: call.image, maxPixels: this.options.maxPixels },
+      () => this.recognizer.read(call.type, call.image),
+    );
+    const result = present(call, readings, ms);
     if (call.family === 'ocr') await this.notify(account.id, call.image, result);
     return result;
   }
@@ -79,7 +72,7 @@ export class OcrService {
 
 function present(call: RecognitionCall, readings: TextReading[], ms: number): RecognitionResult {
   return {
-    processing_time: Math.round(ms * 1000) / 1000,
+    processing_time: ms,
     results: readings.map((r) => ({
       identifier: {
         type: 'text',

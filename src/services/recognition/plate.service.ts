@@ -1,9 +1,9 @@
 import type { AccountRow } from '../../storage/repositories/account.repository.js';
-import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
 import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
+import { countedRecognition } from './counted-call.js';
 import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from './plate-reader.port.js';
 import { RESULT_VERSION } from './ocr.service.js';
 
@@ -34,20 +34,14 @@ export class PlateService {
 
   async read(account: AccountRow, call: PlateCall, style: 'hosted' | 'onprem'): Promise<Record<string, unknown>> {
     if (!account.features.includes('plate-reader')) throw errors.forbidden('Plate recognition is not enabled for this account.', 'feature_disabled');
-    await decodeImage(call.image, { maxPixels: this.options.maxPixels, maxSide: 32, grayscale: true });
-    const refund = await this.usage.takeCall(account.id, 'plate-reader');
-    const started = performance.now();
-    let found: PlateReadResult;
-    try {
-      found = await this.reader.read(call.image, call.options);
-    } catch (err) {
-      await refund();
-      if (err instanceof ImageDecodeError) throw err;
-      throw errors.unavailable('Prediction service error: the image could not be processed. Try again.', 'prediction_failed');
-    }
+    const { value: found, ms } = await countedRecognition(
+      this.usage,
+      { accountId: account.id, family: 'plate-reader', image: call.image, maxPixels: this.options.maxPixels },
+      () => this.reader.read(call.image, call.options),
+    );
     const now = new Date();
     const response: Record<string, unknown> = {
-      processing_time: Math.round((performance.now() - started) * 1000) / 1000,
+      processing_time: ms,
       results: call.vehicleMode ? vehicleModeResults(found, call.options.mmc) : found.plates.map((p) => plateResult(p, call.options.mmc)),
       filename: call.filename ?? 'upload',
       version: RESULT_VERSION,

@@ -1,0 +1,25 @@
+import type { UsageFamily } from '../../domain/usage.js';
+import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
+import { errors } from '../errors.js';
+import type { UsageService } from '../usage.service.js';
+
+/** One engine call as every recognition family makes it: the image is validated before the
+ * call is counted (a bad image costs the caller nothing), the call is counted against the
+ * month's allowance (403 past it), and an engine failure is refunded and answered 503. */
+export async function countedRecognition<T>(
+  usage: UsageService,
+  call: { accountId: number; family: UsageFamily; image: Buffer; maxPixels: number },
+  run: () => Promise<T>,
+): Promise<{ value: T; ms: number }> {
+  await decodeImage(call.image, { maxPixels: call.maxPixels, maxSide: 32, grayscale: true });
+  const refund = await usage.takeCall(call.accountId, call.family);
+  const started = performance.now();
+  try {
+    const value = await run();
+    return { value, ms: Math.round((performance.now() - started) * 1000) / 1000 };
+  } catch (err) {
+    await refund();
+    if (err instanceof ImageDecodeError) throw err;
+    throw errors.unavailable('Prediction service error: the image could not be processed. Try again.', 'prediction_failed');
+  }
+}
