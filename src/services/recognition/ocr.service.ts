@@ -70,7 +70,8 @@ export class OcrService {
   }
 }
 
-function present(call: RecognitionCall, readings: TextReading[], ms: number): RecognitionResult {
+/** The spec's Recognition result for one image. */
+export function present(call: Omit<RecognitionCall, 'image'>, readings: TextReading[], ms: number): RecognitionResult {
   return {
     processing_time: ms,
     results: readings.map((r) => ({

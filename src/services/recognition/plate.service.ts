@@ -39,21 +39,25 @@ export class PlateService {
       { accountId: account.id, family: 'plate-reader', image: call.image, maxPixels: this.options.maxPixels },
       () => this.reader.read(call.image, call.options),
     );
-    const now = new Date();
-    const response: Record<string, unknown> = {
-      processing_time: ms,
-      results: call.vehicleMode ? vehicleModeResults(found, call.options.mmc) : found.plates.map((p) => plateResult(p, call.options.mmc)),
-      filename: call.filename ?? 'upload',
-      version: RESULT_VERSION,
-      camera_id: call.cameraId ?? null,
-      timestamp: style === 'hosted' ? hostedTimestamp(call.timestamp, now) : onpremTimestamp(call.timestamp, now),
-    };
+    const response = plateResponse(call, found, ms, style);
     if (await this.webhooks.hasActive(account.id, 'plate-reader')) {
       const stored = await this.images.store(account.id, call.image, `accounts/${account.id}/plates`);
       await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { multipartImageId: undefined });
     }
     return response;
   }
+}
+
+/** The reader response existing clients parse (compatibility.md), hosted or on-premise style. */
+export function plateResponse(call: Omit<PlateCall, 'image'>, found: PlateReadResult, ms: number, style: 'hosted' | 'onprem', now = new Date()): Record<string, unknown> {
+  return {
+    processing_time: ms,
+    results: call.vehicleMode ? vehicleModeResults(found, call.options.mmc) : found.plates.map((p) => plateResult(p, call.options.mmc)),
+    filename: call.filename ?? 'upload',
+    version: RESULT_VERSION,
+    camera_id: call.cameraId ?? null,
+    timestamp: style === 'hosted' ? hostedTimestamp(call.timestamp, now) : onpremTimestamp(call.timestamp, now),
+  };
 }
 
 function plateResult(p: PlateReading, mmc: boolean) {

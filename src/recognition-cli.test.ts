@@ -1,0 +1,40 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { plateSceneJpeg } from '../test/fixtures/plate-images.js';
+import { textImage } from '../test/fixtures/text-images.js';
+import { runCli } from './cli.js';
+
+describe('offline recognition CLI', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-rcli-'));
+  afterAll(() => fs.rm(dir, { recursive: true, force: true }));
+  const run = async (...argv: string[]) => {
+    let out = '';
+    const code = await runCli(argv, { env: { DATA_DIR: dir, LOG_LEVEL: 'silent' }, out: (t) => void (out += t), err: () => {} });
+    return { code, json: () => JSON.parse(out) };
+  };
+
+  it('vigil ocr prints the API responses, one per image', async () => {
+    const file = path.join(dir, 'vin.jpg');
+    await fs.writeFile(file, await textImage([{ text: '1HGCM82633A004352', x: 120, y: 360, size: 64 }]));
+    const r = await run('ocr', '--type', 'vin', file, '--json');
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual([expect.objectContaining({
+      filename: 'vin.jpg', version: 1, camera_id: null,
+      results: [{ identifier: { type: 'text', props: { code: [{ value: '1HGCM82633A004352' }], orientation: [{ value: 'horizontal' }], confidence: expect.any(Number) } } }],
+    })]);
+    const bad = await run('ocr', '--type', 'plates', file, '--json');
+    expect([bad.code, bad.json().error.code]).toEqual([1, 'invalid_type']);
+  });
+
+  it('vigil plates prints the hosted responses with every field clients read', async () => {
+    const file = path.join(dir, 'car.jpg');
+    await fs.writeFile(file, (await plateSceneJpeg({ text: 'ABC1234' })).jpeg);
+    const r = await run('plates', file, '--regions', 'us', '--mmc', '--json');
+    expect(r.code).toBe(0);
+    const [res] = r.json();
+    expect(res).toMatchObject({ filename: 'car.jpg', version: 1 });
+    expect(res.results[0]).toMatchObject({ plate: 'abc1234', dscore: expect.any(Number), candidates: expect.any(Array), vehicle: expect.any(Object), model_make: [{ make: 'unknown', model: 'unknown', score: 0 }] });
+  });
+});

@@ -1,0 +1,35 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { present } from './services/recognition/ocr.service.js';
+import { plateResponse } from './services/recognition/plate.service.js';
+import { OCR_TYPES, type OcrType } from './services/recognition/text-recognizer.port.js';
+import { AppError } from './services/errors.js';
+import { decodeImage } from './vision/image/decode.js';
+
+/** `vigil ocr --type T IMAGE...`: the responses the API would give, read in this process. */
+export async function ocrFiles(type: string, files: string[]): Promise<unknown[]> {
+  if (!(OCR_TYPES as readonly string[]).includes(type)) throw new AppError(400, 'invalid_type', `Unknown type "${type}"; use one of ${OCR_TYPES.join(', ')}.`);
+  const { createOcrEngine } = await import('./vision/ocr/ocr-engine.js');
+  const { readText } = await import('./vision/ocr/readers/text-reader.js');
+  const engine = await createOcrEngine();
+  const out: unknown[] = [];
+  for (const file of files) {
+    const started = performance.now();
+    const readings = await readText(engine, type as OcrType, await decodeImage(await fs.readFile(file), { maxSide: 2048 }));
+    out.push(present({ type: type as OcrType, family: 'ocr', filename: path.basename(file), cameraId: undefined, timestamp: undefined, withConfidence: true }, readings, Math.round((performance.now() - started) * 1000) / 1000));
+  }
+  return out;
+}
+
+/** `vigil plates IMAGE... [--regions us,br] [--mmc]`: the hosted responses, read in this process. */
+export async function plateFiles(files: string[], options: { regions: string[]; mmc: boolean }): Promise<unknown[]> {
+  const { default: readPlates } = await import('./vision/runtime/plate.worker.js');
+  const out: unknown[] = [];
+  for (const file of files) {
+    const started = performance.now();
+    const readOptions = { regions: options.regions, strictRegion: false, textFormats: [], mode: 'normal' as const, thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: options.mmc };
+    const found = await readPlates({ image: await fs.readFile(file), options: readOptions });
+    out.push(plateResponse({ filename: path.basename(file), cameraId: undefined, timestamp: undefined, options: readOptions, vehicleMode: false }, found, Math.round((performance.now() - started) * 1000) / 1000, 'hosted'));
+  }
+  return out;
+}
