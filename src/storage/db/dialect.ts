@@ -21,9 +21,6 @@ export const millis = 'bigint' as const;
 
 export const notNull = (c: ColumnDefinitionBuilder) => c.notNull();
 
-export function nowMillis() {
-  return Date.now();
-}
 
 /** Case-insensitive equality on text, used for e-mail addresses. */
 export function lowerEquals(column: string, value: string) {

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 
 /** Times are epoch milliseconds (integers) in both SQLite and PostgreSQL: one representation,
  * exact range filters, compact indexes. Booleans are 0/1 integers for the same reason. */
@@ -76,7 +76,6 @@ export interface Database {
   sessions: SessionsTable;
 }
 
-export type Insertable<T> = { [K in keyof T]: T[K] extends ColumnType<infer _S, infer I, infer _U> ? I : T[K] };
 
 export interface CamerasTable {
   id: Id;

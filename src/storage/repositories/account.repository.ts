@@ -42,7 +42,4 @@ export class AccountRepository {
     return row && toRow(row);
   }
 
-  async setFeatures(id: number, features: Feature[], now = Date.now()): Promise<void> {
-    await this.db.updateTable('accounts').set({ features: JSON.stringify(features), modified_at: now }).where('id', '=', id).execute();
-  }
 }

@@ -44,12 +44,4 @@ export class TokenRepository {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  async listForAccount(accountId: number) {
-    return this.db
-      .selectFrom('api_tokens')
-      .select(['id', 'token_prefix', 'created_at', 'last_used_at', 'revoked_at'])
-      .where('account_id', '=', accountId)
-      .orderBy('id', 'desc')
-      .execute();
-  }
 }
