@@ -76,7 +76,6 @@ export interface Database {
   sessions: SessionsTable;
 }
 
-
 export interface CamerasTable {
   id: Id;
   account_id: number;

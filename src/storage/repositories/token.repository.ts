@@ -43,5 +43,4 @@ export class TokenRepository {
       .executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
-
 }
