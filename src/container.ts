@@ -137,7 +137,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const analysis = new CameraAnalysisService(cameraRepo, logRepo, images, alerts, analyzer, {
     obstructionConfirmations: config.camera.obstructionConfirmations,
   });
-  const offline = new OfflineSweepService(db, cameraRepo, logRepo, alerts, { offlineAfterSeconds: config.camera.offlineAfterSeconds });
+  const offline = new OfflineSweepService(cameraRepo, logRepo, alerts, { offlineAfterSeconds: config.camera.offlineAfterSeconds });
   const alertService = alerts;
   const usage = new UsageService(new UsageRepository(db));
   const recognizer = overrides.recognizer ?? new PooledTextRecognizer(config.workers.threads);

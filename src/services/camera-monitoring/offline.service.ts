@@ -1,12 +1,10 @@
 import type { CameraLogRepository } from '../../storage/repositories/camera-log.repository.js';
 import type { CameraRepository } from '../../storage/repositories/camera.repository.js';
-import type { Db } from '../../storage/db/database.js';
 import type { AlertService } from './alerts.service.js';
 
 /** Gives an `offline` log to every camera that has not uploaded for `offlineAfterSeconds`. */
 export class OfflineSweepService {
   constructor(
-    private readonly db: Db,
     private readonly cameras: CameraRepository,
     private readonly logs: CameraLogRepository,
     private readonly alerts: AlertService,
@@ -19,14 +17,7 @@ export class OfflineSweepService {
     const silent = await this.cameras.listSilentSince(now - this.options.offlineAfterSeconds * 1000);
     let marked = 0;
     for (const camera of silent) {
-      const res = await this.db
-        .updateTable('cameras')
-        .set({ latest_status: 'offline' })
-        .where('id', '=', camera.id)
-        .where((eb) => eb.or([eb('latest_status', 'is', null), eb('latest_status', '!=', 'offline')]))
-        .where('last_upload_at', '=', camera.last_upload_at)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) continue;
+      if (!(await this.cameras.markOffline(camera.id, camera.last_upload_at))) continue;
       const log = await this.logs.insert({ camera_id: camera.id, status: 'offline', anomalies: '{}', scores: null, image_id: null, detail: null, created_at: now });
       await this.cameras.setLatest(camera.id, 'offline', log.id);
       await this.alerts.consider({ camera, status: 'offline', anomalies: {}, snapshotImageId: null }, now);

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { CameraLogsTable, CamerasTable } from '../db/schema.js';
+import type { CameraLogsTable, CamerasTable, Database } from '../db/schema.js';
 
 export type CameraRow = Selectable<CamerasTable>;
 export type CameraWithTags = CameraRow & { tags: string[]; license_code: string };
@@ -139,10 +139,23 @@ export class CameraRepository {
       .selectFrom('cameras')
       .selectAll()
       .where('last_upload_at', '<', before)
-      .where((eb) => eb.or([eb('latest_status', 'is', null), eb('latest_status', '!=', 'offline')]))
+      .where(notOffline)
       .orderBy('id')
       .limit(limit)
       .execute();
+  }
+
+  /** Marks the camera offline unless it already is or uploaded since `lastUploadAt`; one
+   * conditional UPDATE, so of two concurrent sweepers only one wins. */
+  async markOffline(cameraId: number, lastUploadAt: number | null): Promise<boolean> {
+    const res = await this.db
+      .updateTable('cameras')
+      .set({ latest_status: 'offline' })
+      .where('id', '=', cameraId)
+      .where(notOffline)
+      .where('last_upload_at', lastUploadAt === null ? 'is' : '=', lastUploadAt)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   }
 
   /** Display name and notes (dashboard). */
@@ -171,3 +184,5 @@ export class CameraRepository {
     return row?.image_id ?? undefined;
   }
 }
+
+const notOffline = (eb: ExpressionBuilder<Database, 'cameras'>) => eb.or([eb('latest_status', 'is', null), eb('latest_status', '!=', 'offline')]);
