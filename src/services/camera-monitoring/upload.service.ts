@@ -1,6 +1,7 @@
 import type { AccountRow } from '../../storage/repositories/account.repository.js';
 import type { Db } from '../../storage/db/database.js';
 import { CameraRepository } from '../../storage/repositories/camera.repository.js';
+import { LicenseRepository } from '../../storage/repositories/license.repository.js';
 import type { SqlJobQueue } from '../../queue/sql-job-queue.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { errors } from '../errors.js';
@@ -44,8 +45,8 @@ export class CameraUploadService {
     await this.db.transaction().execute(async (trx) => {
       const cameras = new CameraRepository(trx);
       const camera = (await cameras.findBySerial(account.id, serial)) ?? (await this.register(trx, account, serial, now));
-      const license = await trx.selectFrom('licenses').select(['expiration']).where('id', '=', camera.license_id).executeTakeFirstOrThrow();
-      if (license.expiration <= now) throw errors.forbidden('The license of this camera has expired.', 'license_expired');
+      const license = await new LicenseRepository(trx).findById(camera.license_id);
+      if (!license || license.expiration <= now) throw errors.forbidden('The license of this camera has expired.', 'license_expired');
       if (!(await cameras.claimUploadSlot(camera.id, now, this.options.intervalSeconds * 1000))) {
         const retryAfter = ((camera.last_upload_at ?? now) + this.options.intervalSeconds * 1000 - now) / 1000;
         throw errors.rateLimited(UPLOAD_MESSAGES.tooSoon, retryAfter, 'camera_upload_too_soon');
@@ -58,13 +59,8 @@ export class CameraUploadService {
 
   /** New serials go to the oldest license that is not expired and has room. */
   private async register(trx: Db, account: AccountRow, serial: string, now: number) {
-    const licenses = await trx
-      .selectFrom('licenses')
-      .select(['id', 'size', 'expiration'])
-      .where('account_id', '=', account.id)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
+    // Oldest first: the listing is most recent first.
+    const licenses = (await new LicenseRepository(trx).listForAccount(account.id)).reverse();
     if (licenses.length === 0) throw errors.forbidden('This account has no camera monitoring license.', 'no_license');
     const valid = licenses.filter((l) => l.expiration > now);
     if (valid.length === 0) throw errors.forbidden('Every license of this account has expired.', 'license_expired');
