@@ -15,6 +15,7 @@ import { createContainer } from '../src/container.js';
 import { buildApp } from '../src/http/app.js';
 import { sceneJpeg } from '../test/fixtures/images.js';
 import { flag, fmt, median, percentile } from './lib/stats.js';
+import { driveUploads } from './lib/uploads.js';
 
 const seconds = Number(flag('seconds', '20'));
 const concurrency = Number(flag('concurrency', '8'));
@@ -39,30 +40,11 @@ async function uploadThroughput() {
   // upload of a camera is a real comparison, as in production 15 minutes later.
   const { container, app, url } = await startServer(dataDir, '0');
   const { account, token } = await container.accounts.create('bench@example.com');
-  const fleet = concurrency * 25;
   await container.licenses.create({ accountId: account.id, size: 1_000_000, expiration: new Date(Date.now() + 86_400_000) });
   // A 1280x720 camera frame, as cameras send them (a slightly different one after the first).
   const frame = await sceneJpeg(1280, 720, 11);
-  let next = 0;
-  let accepted = 0;
-  let failed = 0;
-  const deadline = Date.now() + seconds * 1000;
-  const started = Date.now();
   const doneAtStart = await countLogs(container);
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < deadline) {
-        const form = new FormData();
-        form.append('upload', new Blob([frame], { type: 'image/jpeg' }), 'frame.jpg');
-        form.append('camera_id', `CAM-${next++ % fleet}`);
-        const res = await fetch(`${url}/v1/camera-monitoring/create-log/`, { method: 'POST', body: form, headers: { authorization: `Token ${token}` } });
-        await res.arrayBuffer();
-        if (res.status === 201) accepted++;
-        else failed++;
-      }
-    }),
-  );
-  const elapsed = (Date.now() - started) / 1000;
+  const { accepted, rejected: failed, elapsed } = await driveUploads({ urls: [url], token, frame, seconds, concurrency });
   const analysedDuring = (await countLogs(container)) - doneAtStart;
   const drainStart = Date.now();
   await container.runner.drain(600_000);

@@ -80,7 +80,8 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     .description('apply pending database migrations')
     .addOption(jsonOption())
     .action(async () => {
-      const db = openDatabase(config().database);
+      // No query timeout: a migration may build an index on a large table.
+      const db = openDatabase(config().database, { queryTimeoutMs: null });
       try {
         const applied = await migrateToLatest(db);
         print({ applied }, applied.length ? `applied: ${applied.join(', ')}` : 'schema is up to date');
@@ -177,12 +178,13 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     .requiredOption('--account <email>', 'owner e-mail')
     .requiredOption('--url <url>', 'target URL (http or https)')
     .option('--family <family>', 'camera-monitoring, ocr or plate-reader', 'camera-monitoring')
+    .option('--format <format>', 'json, or multipart (plate-reader: the image as upload)', 'json')
     .addOption(jsonOption())
-    .action(async (o: { account: string; url: string; family: string }) => {
-      const { webhook, secret } = await withContainer((c) => c.notifications.webhooks.createForEmail(o.account, { url: o.url, family: o.family }));
+    .action(async (o: { account: string; url: string; family: string; format: string }) => {
+      const { webhook, secret } = await withContainer((c) => c.notifications.webhooks.createForEmail(o.account, { url: o.url, family: o.family, format: o.format }));
       print(
-        { id: webhook.id, url: webhook.url, family: webhook.family, active: webhook.active === 1, secret },
-        `webhook ${webhook.id} ${webhook.family} -> ${webhook.url}\nsigning secret: ${secret}`,
+        { id: webhook.id, url: webhook.url, family: webhook.family, format: webhook.payload_format, active: webhook.active === 1, secret },
+        `webhook ${webhook.id} ${webhook.family} (${webhook.payload_format}) -> ${webhook.url}\nsigning secret: ${secret}`,
       );
     });
 

@@ -27,6 +27,9 @@ import { MemoryRateLimiter, type RateLimiter } from './services/rate-limiter.js'
 import { RedisRateLimiter } from './services/redis-rate-limiter.js';
 import { assertHandlersComplete } from './queue/jobs.js';
 import { SqlJobQueue, SqlJobRunner } from './queue/sql-job-queue.js';
+import { BullJobRunner } from './queue/bullmq-job-runner.js';
+import type { JobRunner } from './queue/job-runner.js';
+import { LeaderLease } from './queue/leader-lease.js';
 import { AlertRepository } from './storage/repositories/alert.repository.js';
 import { CameraLogRepository } from './storage/repositories/camera-log.repository.js';
 import { CameraRepository } from './storage/repositories/camera.repository.js';
@@ -52,7 +55,8 @@ export interface Container {
   images: ImageService;
   blobs: BlobStore;
   queue: SqlJobQueue;
-  runner: SqlJobRunner;
+  /** SQL leases embedded; BullMQ workers (the jobs table as outbox) with REDIS_URL. */
+  runner: JobRunner;
   rateLimiter: RateLimiter;
   camera: {
     uploads: CameraUploadService;
@@ -73,8 +77,6 @@ export interface Container {
   readiness: Map<string, () => Promise<void>>;
   close(): Promise<void>;
 }
-
-const JOBS_CHANNEL = 'vigil:jobs';
 
 export class UnmigratedSchemaError extends Error {
   override name = 'UnmigratedSchemaError';
@@ -159,28 +161,34 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     ...notifications.handlers,
   };
   assertHandlersComplete(handlers);
-  const runner = new SqlJobRunner(db, queue, handlers, {
+  const runnerOptions = {
     concurrency: config.workers.threads + 2,
     leaseMs: config.workers.jobLeaseSeconds * 1000,
     backoff: overrides.retryBackoff,
-    onError: (err, kind) => console.error(`[vigil] job ${kind} failed:`, err instanceof Error ? err.message : err),
-  });
-
-  // With Redis, rate limits are shared by every API process; embedded, they live in memory.
+    onError: (err: unknown, kind: string) => console.error(`[vigil] job ${kind} failed:`, err instanceof Error ? err.message : err),
+  };
+  let runner: JobRunner;
+  /** With Redis, which worker process runs the periodic sweep (one per cluster). */
+  let sweepLeader: ((ttlMs: number) => LeaderLease) | undefined;
+  // With Redis, rate limits are shared by every API process and jobs run on BullMQ; embedded,
+  // limits live in memory and jobs are claimed from the jobs table.
   let rateLimiter: RateLimiter = new MemoryRateLimiter();
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
     rateLimiter = new RedisRateLimiter(redis);
     readiness.set('redis', async () => void (await redis.ping()));
-    // Enqueues in any process wake the runners of every process.
-    const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-    void subscriber.subscribe(JOBS_CHANNEL).catch((err) => console.error('[vigil] redis subscribe failed:', err));
-    subscriber.on('message', () => queue.notify());
-    queue.announceWith(() => void redis.publish(JOBS_CHANNEL, '1').catch(() => {}));
-    closers.push(async () => {
-      subscriber.disconnect();
-      redis.disconnect();
-    });
+    closers.push(async () => redis.disconnect());
+    // One BullMQ queue per installation (its database), so installations may share a Redis.
+    const queueName = await settings.getOrCreate('job_queue_name', () => `jobs-${randomBytes(6).toString('hex')}`);
+    const bull = new BullJobRunner(db, handlers, { ...runnerOptions, redisUrl: config.redisUrl, queueName });
+    // The process that enqueued relays its own jobs as soon as they commit (any role); workers
+    // also poll the outbox for rows whose producer died before relaying them.
+    queue.onEnqueued(() => bull.relay.wake());
+    closers.push(() => bull.close());
+    runner = bull;
+    sweepLeader = (ttlMs) => new LeaderLease(redis, `vigil:${queueName}:sweep-leader`, ttlMs);
+  } else {
+    runner = new SqlJobRunner(db, queue, handlers, runnerOptions);
   }
 
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -215,13 +223,20 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       runner.start();
       // Check for silent cameras several times per offline period (at most once a minute).
       const every = Math.min(60_000, Math.max(1000, (config.camera.offlineAfterSeconds * 1000) / 4));
+      // Every worker may sweep safely (a camera is marked by one conditional update); with Redis
+      // one leader does it, and another takes over within three periods if it dies.
+      const leader = sweepLeader?.(every * 3);
       sweepTimer = setInterval(() => {
-        void offline.sweep().catch((err) => console.error('[vigil] offline sweep failed:', err));
-        void runner.purgeFinished(Date.now() - 86_400_000).catch((err) => console.error('[vigil] job purge failed:', err));
+        void (async () => {
+          if (leader && !(await leader.acquire())) return;
+          await offline.sweep().catch((err) => console.error('[vigil] offline sweep failed:', err));
+          await runner.purgeFinished(Date.now() - 86_400_000).catch((err) => console.error('[vigil] job purge failed:', err));
+        })().catch((err) => console.error('[vigil] sweep leader election failed:', err instanceof Error ? err.message : err));
       }, every);
       sweepTimer.unref();
       closers.push(async () => {
         clearInterval(sweepTimer);
+        await leader?.release().catch(() => {});
         await runner.stop();
       });
     },

@@ -2,6 +2,19 @@
 export const JOB_KINDS = ['camera.analyze', 'alert.dispatch', 'webhook.deliver', 'mail.send'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
+/** Jobs run in lanes with their own slots, so slow deliveries (a webhook target that hangs until
+ * its timeout, an SMTP server that crawls) never hold up camera analyses, and the reverse. */
+export const JOB_LANES = {
+  analysis: ['camera.analyze'],
+  delivery: ['alert.dispatch', 'webhook.deliver', 'mail.send'],
+} as const satisfies Record<string, readonly JobKind[]>;
+export type JobLane = keyof typeof JOB_LANES;
+export const LANE_NAMES = Object.keys(JOB_LANES) as JobLane[];
+
+export function laneOf(kind: string): JobLane {
+  return LANE_NAMES.find((lane) => (JOB_LANES[lane] as readonly string[]).includes(kind)) ?? 'delivery';
+}
+
 export interface JobContext {
   jobId: number;
   /** 1 for the first run. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/db/schema.js';
 import { dialectOf } from '../storage/db/dialect.js';
-import { backoffMs, RetryLater, type EnqueueOptions, type JobHandlers, type JobKind, type JobQueue } from './jobs.js';
+import { countUnfinishedJobs, purgeFinishedJobs, type JobRunner } from './job-runner.js';
+import { backoffMs, JOB_LANES, LANE_NAMES, RetryLater, type EnqueueOptions, type JobHandlers, type JobKind, type JobLane, type JobQueue } from './jobs.js';
 
 type DbOrTrx = Kysely<Database> | Transaction<Database>;
 
@@ -13,15 +14,7 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 export class SqlJobQueue implements JobQueue {
   private readonly listeners = new Set<() => void>();
 
-  private announce: (() => void) | undefined;
-
   constructor(private readonly db: Kysely<Database>) {}
-
-  /** Also tells other processes (e.g. through Redis pub/sub) that a job was enqueued, so their
-   * runners start at once instead of at their next poll. */
-  announceWith(announce: () => void): void {
-    this.announce = announce;
-  }
 
   /** A queue bound to a transaction: jobs commit (or roll back) with it. */
   within(trx: DbOrTrx): JobQueue {
@@ -32,7 +25,8 @@ export class SqlJobQueue implements JobQueue {
     return this.insert(this.db, kind, payload, options);
   }
 
-  /** Wakes local runners early (embedded mode); remote runners find the job on their next poll. */
+  /** Wakes this process's runner (embedded) or outbox relay (BullMQ) early; other processes find
+   * the job on their next poll. */
   onEnqueued(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -54,15 +48,13 @@ export class SqlJobQueue implements JobQueue {
       .executeTakeFirstOrThrow();
     // Runners are woken after the surrounding transaction had a chance to commit; a runner
     // that looks too early finds the job on its next poll.
-    setImmediate(() => {
-      this.notify();
-      this.announce?.();
-    });
+    setImmediate(() => this.notify());
     return row.id;
   }
 }
 
 export interface RunnerOptions {
+  /** Jobs run at once in each lane (see JOB_LANES). */
   concurrency: number;
   /** How long a claimed job is owned before another runner may take it over (crash recovery). */
   leaseMs?: number;
@@ -74,9 +66,9 @@ export interface RunnerOptions {
 
 /** Claims due jobs and runs their handlers. Safe with several runners in several processes:
  * a claim is one conditional UPDATE (with SKIP LOCKED on PostgreSQL). */
-export class SqlJobRunner {
+export class SqlJobRunner implements JobRunner {
   private readonly id = randomUUID();
-  private running = 0;
+  private readonly runningIn: Record<JobLane, number> = { analysis: 0, delivery: 0 };
   private stopped = true;
   private timer: NodeJS.Timeout | undefined;
   private readonly idle = new Set<() => void>();
@@ -109,43 +101,43 @@ export class SqlJobRunner {
     if (this.running > 0) await new Promise<void>((resolve) => this.idle.add(resolve));
   }
 
-  /** Resolves when no job is running or due within `horizonMs` (tests and benchmarks use it;
-   * jobs scheduled further ahead, such as alerts waiting for their window, are left). */
+  /** Stops at once, leaving jobs in flight claimed until their lease runs out, as a worker
+   * killed with SIGKILL would (tests use it to prove crash recovery). */
+  async abandon(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+  }
+
   async drain(timeoutMs = 30_000, horizonMs = 0): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const due = await this.db
-        .selectFrom('jobs')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where((eb) => eb.or([eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', Date.now() + horizonMs)]), eb('status', '=', 'running')]))
-        .executeTakeFirstOrThrow();
-      if (Number(due.n) === 0 && this.running === 0) return;
+      if ((await countUnfinishedJobs(this.db, horizonMs)) === 0 && this.running === 0) return;
       this.pump();
       await new Promise((r) => setTimeout(r, 20));
     }
     throw new Error('jobs did not drain in time');
   }
 
-  /** Deletes finished jobs older than `before` so the table stays small over years. Failed
-   * jobs are kept a week longer for inspection. */
-  async purgeFinished(before: number): Promise<number> {
-    const res = await this.db
-      .deleteFrom('jobs')
-      .where((eb) => eb.or([
-        eb.and([eb('status', '=', 'done'), eb('finished_at', '<', before)]),
-        eb.and([eb('status', '=', 'failed'), eb('finished_at', '<', before - 7 * 86_400_000)]),
-      ]))
-      .executeTakeFirst();
-    return Number(res.numDeletedRows);
+  purgeFinished(before: number): Promise<number> {
+    return purgeFinishedJobs(this.db, before);
   }
 
   private pump(): void {
     if (this.stopped) return;
     clearTimeout(this.timer);
-    while (this.running < this.options.concurrency) {
-      this.running++;
-      void this.claimAndRun().then((ran) => {
-        this.running--;
+    // Fill one slot per lane per tick; the completion handler fills the rest while there is work.
+    for (const lane of LANE_NAMES) {
+      if (this.runningIn[lane] >= this.options.concurrency) continue;
+      this.runningIn[lane]++;
+      // The bookkeeping after a job (finish, reschedule) can fail when the database drops: the
+      // job keeps its lease and is taken again once it expires; the slot must still be freed
+      // and the rejection handled (unhandled, it would end the process).
+      void this.claimAndRun(lane).catch((err) => {
+        this.options.onError?.(err, 'runner');
+        return false;
+      }).then((ran) => {
+        this.runningIn[lane]--;
         if (this.running === 0) {
           for (const r of this.idle) r();
           this.idle.clear();
@@ -153,9 +145,12 @@ export class SqlJobRunner {
         if (ran) this.pump();
         else this.schedulePoll();
       });
-      // Fill one slot per tick; the completion handler fills the rest while there is work.
-      break;
     }
+  }
+
+  /** Jobs in flight over every lane. */
+  private get running(): number {
+    return LANE_NAMES.reduce((n, lane) => n + this.runningIn[lane], 0);
   }
 
   private schedulePoll(): void {
@@ -165,7 +160,7 @@ export class SqlJobRunner {
     this.timer.unref();
   }
 
-  private async claim() {
+  private async claim(lane: JobLane) {
     const now = Date.now();
     const pg = dialectOf(this.db) === 'postgres';
     return this.db
@@ -175,6 +170,7 @@ export class SqlJobRunner {
         eb
           .selectFrom('jobs')
           .select('id')
+          .where('kind', 'in', JOB_LANES[lane])
           .where((w) => w.or([w.and([w('status', '=', 'queued'), w('run_at', '<=', now)]), w.and([w('status', '=', 'running'), w('locked_until', '<', now)])]))
           .orderBy('run_at')
           .orderBy('id')
@@ -186,10 +182,10 @@ export class SqlJobRunner {
       .executeTakeFirst();
   }
 
-  private async claimAndRun(): Promise<boolean> {
+  private async claimAndRun(lane: JobLane): Promise<boolean> {
     let job;
     try {
-      job = await this.claim();
+      job = await this.claim(lane);
     } catch (err) {
       this.options.onError?.(err, 'claim');
       return false;

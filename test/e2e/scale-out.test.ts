@@ -7,7 +7,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sceneJpeg } from '../fixtures/images.js';
-import { exited, freePort, REPO_ROOT, runVigil, startVigil, VIGIL_BIN } from '../helpers/processes.js';
+import { dropJobQueue, exited, freePort, REPO_ROOT, runVigil, startVigil, VIGIL_BIN } from '../helpers/processes.js';
 
 const PG = process.env.VIGIL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
 const REDIS = process.env.VIGIL_TEST_REDIS ?? 'redis://127.0.0.1:6379';
@@ -38,6 +38,7 @@ describe.skipIf(!available)('scale out on PostgreSQL and Redis', () => {
   let dataDir = '';
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    await dropJobQueue(`${PG}/${db}`, REDIS).catch(() => {});
     const admin = new pg.Client({ connectionString: `${PG}/postgres` });
     await admin.connect();
     await admin.query(`drop database if exists ${db} with (force)`);
@@ -46,6 +47,11 @@ describe.skipIf(!available)('scale out on PostgreSQL and Redis', () => {
   });
 
   it('loses no upload, duplicates no log, and holds the interval across API processes', async () => {
+    // When this fails on a loaded machine, the message says which step took the time.
+    const started = Date.now();
+    const steps: string[] = [];
+    const step = (name: string) => steps.push(`${name} at ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const timeline = () => steps.join(', ');
     const admin = new pg.Client({ connectionString: `${PG}/postgres` });
     await admin.connect();
     await admin.query(`drop database if exists ${db} with (force)`);
@@ -60,6 +66,7 @@ describe.skipIf(!available)('scale out on PostgreSQL and Redis', () => {
     const ports = [await freePort(), await freePort()];
     const apis = await Promise.all(ports.map((p) => startVigil(['--role', 'api'], env, p)));
     children.push(...apis);
+    step('APIs listening');
 
     const { token } = JSON.parse((await runVigil(['accounts', 'create', '--email', 'fleet@example.com', '--json'], env)).stdout);
     expect((await runVigil(['licenses', 'create', '--account', 'fleet@example.com', '--size', '100', '--json'], env)).code).toBe(0);
@@ -79,36 +86,58 @@ describe.skipIf(!available)('scale out on PostgreSQL and Redis', () => {
       return Promise.all([post(ports[0]!, serial, bytes), post(ports[1]!, serial, bytes)]);
     }));
     for (const pair of statuses) expect(pair.slice().sort(), JSON.stringify(statuses)).toEqual([201, 429]);
+    step('uploads answered');
 
     // Workers start on a full queue; one is killed as soon as a job is being worked on.
     const check = new pg.Client({ connectionString: `${PG}/${db}` });
     await check.connect();
-    const workers = [0, 1].map(() => spawn(process.execPath, [VIGIL_BIN, 'worker'], { env: { ...process.env, ...env }, cwd: REPO_ROOT, stdio: 'ignore' }));
+    const workers = [0, 1].map(() => spawn(process.execPath, [VIGIL_BIN, 'worker'], { env: { ...process.env, ...env }, cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] }));
+    const workerLogs = workers.map((w) => {
+      const log = { text: '' };
+      w.stderr!.on('data', (d) => (log.text = (log.text + d).slice(-4000)));
+      return log;
+    });
     children.push(...workers);
+    step('workers spawned');
+    let survivor!: ChildProcess;
     try {
-      for (let i = 0; i < 400; i++) {
-        const running = await check.query("select count(*) as n from jobs where status = 'running'");
-        if (Number(running.rows[0].n) > 0) break;
-        await new Promise((r) => setTimeout(r, 10));
+      // Kill the worker that runs a job right now (the row names its process).
+      let victim: ChildProcess | undefined;
+      for (let i = 0; i < 1000 && !victim; i++) {
+        const running = await check.query("select locked_by from jobs where status = 'running'");
+        const pids = running.rows.map((r: { locked_by: string }) => Number(r.locked_by.split(':').pop()));
+        victim = workers.find((w) => pids.includes(w.pid!));
+        if (!victim) await new Promise((r) => setTimeout(r, 10));
       }
-      workers[0]!.kill('SIGKILL');
+      expect(victim, 'a worker caught mid-job').toBeDefined();
+      victim!.kill('SIGKILL');
+      step('worker killed mid-job');
+      survivor = workers.find((w) => w !== victim)!;
       const deadline = Date.now() + 45_000;
+      // The killed worker's job may have written its log before dying: its row stays running
+      // until the lock expires and the survivor re-runs it (and finds the log), so wait for both.
+      const undone = async () => Number((await check.query("select count(*) as n from jobs where kind = 'camera.analyze' and status <> 'done'")).rows[0].n);
       let logs = 0;
       while (Date.now() < deadline) {
         logs = Number((await check.query('select count(*) as n from camera_logs')).rows[0].n);
-        if (logs >= cameras.length) break;
+        if (logs >= cameras.length && (await undone()) === 0) break;
         await new Promise((r) => setTimeout(r, 250));
       }
-      expect(logs, 'logs written before the deadline').toBe(cameras.length);
+      step('queue drained');
+      const jobs = async () => JSON.stringify((await check.query("select status, attempts, locked_by, last_error from jobs where kind = 'camera.analyze' and status <> 'done'")).rows);
+      expect(logs, `logs written before the deadline; ${timeline()}; unfinished ${await jobs()}; worker output ${JSON.stringify(workerLogs)}`).toBe(cameras.length);
       const perImage = await check.query('select image_id, count(*) as n from camera_logs group by image_id having count(*) > 1');
       expect(perImage.rows).toEqual([]);
       expect(Number((await check.query('select count(*) as n from images')).rows[0].n)).toBe(cameras.length);
-      const done = await check.query("select count(*) as n from jobs where kind = 'camera.analyze' and status <> 'done'");
-      expect(Number(done.rows[0].n)).toBe(0);
+      expect(await undone(), `analysis jobs not done: ${await jobs()}; ${timeline()}`).toBe(0);
+      // Every job went through BullMQ (relayed from the outbox), none was run from the table.
+      const relayed = await check.query("select count(*) as n from jobs where locked_by not like 'bullmq%' or locked_by is null");
+      expect(Number(relayed.rows[0].n), 'jobs not relayed to BullMQ').toBe(0);
     } finally {
       await check.end();
     }
-    for (const c of [...apis, workers[1]!]) c.kill('SIGTERM');
-    for (const c of [...apis, workers[1]!]) expect(await exited(c), `exit code of ${c.spawnargs.slice(2).join(' ')}`).toBe(0);
-  }, 90_000);
+    for (const c of [...apis, survivor]) c.kill('SIGTERM');
+    for (const c of [...apis, survivor]) expect(await exited(c), `exit code of ${c.spawnargs.slice(2).join(' ')}; ${timeline()}`).toBe(0);
+    step('stopped');
+  }, 150_000);
 });
