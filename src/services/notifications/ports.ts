@@ -4,6 +4,11 @@
 export const WEBHOOK_FAMILIES = ['camera-monitoring', 'ocr', 'plate-reader'] as const;
 export type WebhookFamily = (typeof WEBHOOK_FAMILIES)[number];
 
+/** How a target receives events: a JSON body, or (plate-reader targets) a multipart form with
+ * a `json` string field and the image as `upload`. */
+export const WEBHOOK_FORMATS = ['json', 'multipart'] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
 /** What a successful delivery marks as sent (e.g. an alert's `sent` flag). */
 export type DeliveryRef = { kind: 'alert'; id: number };
 
@@ -11,14 +16,14 @@ export interface WebhookNotifier {
   /** Whether any active target of the family would receive an event. */
   hasActive(accountId: number, family: WebhookFamily): Promise<boolean>;
   /** Enqueues one delivery job per active target of the family; returns how many. `body` is
-   * sent as JSON, or with `multipart` as a form with a `json` string field and the image as
-   * `upload` (plate-reader clients ask for that). */
+   * sent as JSON, or, to targets that asked for `multipart`, as a form with a `json` string
+   * field and the stored image `imageId` as `upload`. */
   notify(
     accountId: number,
     family: WebhookFamily,
     event: string,
     body: unknown,
-    options?: { ref?: DeliveryRef; multipartImageId?: number },
+    options?: { ref?: DeliveryRef; imageId?: number },
   ): Promise<number>;
 }
 

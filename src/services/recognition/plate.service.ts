@@ -42,7 +42,7 @@ export class PlateService {
     const response = plateResponse(call, found, ms, style);
     if (await this.webhooks.hasActive(account.id, 'plate-reader')) {
       const stored = await this.images.store(account.id, call.image, `accounts/${account.id}/plates`);
-      await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { multipartImageId: undefined });
+      await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { imageId: stored.id });
     }
     return response;
   }

@@ -143,11 +143,11 @@ describe('webhook delivery', () => {
 
   it('sends plate results as multipart with a json field and the image as upload, signature over the raw form', async () => {
     const owner = await newAccount(h);
-    const { webhook, secret } = await h.n.webhooks.create(owner.id, { url: `${rx.url}/plates`, family: 'plate-reader' });
+    const { webhook, secret } = await h.n.webhooks.create(owner.id, { url: `${rx.url}/plates`, family: 'plate-reader', format: 'multipart' });
     const jpeg = await solidJpeg(32, 24);
     const image = await h.images.store(owner.id, jpeg, 'plates');
     const reading = { results: [{ plate: 'abc123', score: 0.9 }], filename: 'car.jpg' };
-    await h.n.webhooks.notify(owner.id, 'plate-reader', 'image.done', reading, { multipartImageId: image.id });
+    await h.n.webhooks.notify(owner.id, 'plate-reader', 'image.done', reading, { imageId: image.id });
     await h.drain();
 
     const [req] = await rx.waitFor(1);

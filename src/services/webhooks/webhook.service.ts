@@ -4,7 +4,7 @@ import type { AccountRepository } from '../../storage/repositories/account.repos
 import type { WebhookDeliveryRow, WebhookRepository, WebhookRow } from '../../storage/repositories/webhook.repository.js';
 import { errors } from '../errors.js';
 import type { DeliveryRef, Mailer, OnDelivered, WebhookFamily, WebhookNotifier } from '../notifications/ports.js';
-import { WEBHOOK_FAMILIES } from '../notifications/ports.js';
+import { WEBHOOK_FAMILIES, WEBHOOK_FORMATS, type WebhookFormat } from '../notifications/ports.js';
 import { OutboundError, type SafeFetch } from '../outbound/safe-fetch.js';
 
 /** What a `webhook.deliver` job carries. Small: the image of a multipart delivery is read from
@@ -58,8 +58,13 @@ export class WebhookDeliveryError extends Error {
 export class WebhookService implements WebhookNotifier {
   constructor(private readonly o: WebhookServiceOptions) {}
 
-  async create(accountId: number, input: { url: string; family?: string }): Promise<CreatedWebhook> {
+  async create(accountId: number, input: { url: string; family?: string; format?: string }): Promise<CreatedWebhook> {
     const family = parseFamily(input.family ?? 'camera-monitoring');
+    const format = parseFormat(input.format ?? 'json');
+    // Only plate readings carry the image their receivers expect in a form (compatibility.md).
+    if (format === 'multipart' && family !== 'plate-reader') {
+      throw errors.badRequest('Only plate-reader webhooks can be sent as multipart; use json for this family.', 'invalid_webhook_format');
+    }
     const url = input.url.trim();
     if (url.length > MAX_URL_LENGTH) throw errors.badRequest(`The URL is longer than ${MAX_URL_LENGTH} characters.`, 'invalid_webhook_url');
     let normalized: string;
@@ -76,12 +81,12 @@ export class WebhookService implements WebhookNotifier {
       throw errors.badRequest(`An account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks; delete one first.`, 'too_many_webhooks');
     }
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-    const webhook = await this.o.webhooks.create({ accountId, family, url: normalized, secret });
+    const webhook = await this.o.webhooks.create({ accountId, family, url: normalized, secret, format });
     return { webhook, secret };
   }
 
   /** For the CLI: the account named by e-mail. */
-  async createForEmail(email: string, input: { url: string; family?: string }): Promise<CreatedWebhook> {
+  async createForEmail(email: string, input: { url: string; family?: string; format?: string }): Promise<CreatedWebhook> {
     const account = await this.o.accounts.findByEmail(email);
     if (!account) throw errors.notFound(`No account with the e-mail ${email}.`, 'account_not_found');
     return this.create(account.id, input);
@@ -114,12 +119,12 @@ export class WebhookService implements WebhookNotifier {
     return (await this.o.webhooks.listActive(accountId, family)).length > 0;
   }
 
-  async notify(accountId: number, family: WebhookFamily, event: string, body: unknown, options: { ref?: DeliveryRef; multipartImageId?: number } = {}): Promise<number> {
+  async notify(accountId: number, family: WebhookFamily, event: string, body: unknown, options: { ref?: DeliveryRef; imageId?: number } = {}): Promise<number> {
     const targets = await this.o.webhooks.listActive(accountId, family);
     for (const t of targets) {
       const payload: WebhookDeliverPayload = { webhookId: t.id, deliveryId: randomUUID(), event, body };
       if (options.ref) payload.ref = options.ref;
-      if (options.multipartImageId !== undefined) payload.multipartImageId = options.multipartImageId;
+      if (options.imageId !== undefined && t.payload_format === 'multipart') payload.multipartImageId = options.imageId;
       await this.o.queue.enqueue('webhook.deliver', payload, { maxAttempts: this.o.maxAttempts });
     }
     return targets.length;
@@ -246,6 +251,11 @@ function describeAnswer(status: number, location: string | undefined, body: Buff
   if (status >= 300 && status < 400) return `The target answered ${status} (redirect to ${location ?? 'nowhere'}); webhooks are not redirected, register the final URL.`;
   const snippet = body.toString('utf8').replace(/\s+/g, ' ').trim().slice(0, 200);
   return `The target answered ${status}${snippet ? `: ${snippet}` : ''}.`;
+}
+
+function parseFormat(value: string): WebhookFormat {
+  if ((WEBHOOK_FORMATS as readonly string[]).includes(value)) return value as WebhookFormat;
+  throw errors.badRequest(`Unknown webhook format "${value}"; use one of ${WEBHOOK_FORMATS.join(', ')}.`, 'invalid_webhook_format');
 }
 
 function parseFamily(family: string): WebhookFamily {

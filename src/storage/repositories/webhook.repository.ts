@@ -20,10 +20,10 @@ export interface NewDeliveryAttempt {
 export class WebhookRepository {
   constructor(private readonly db: Db) {}
 
-  async create(values: { accountId: number; family: string; url: string; secret: string }, now = Date.now()): Promise<WebhookRow> {
+  async create(values: { accountId: number; family: string; url: string; secret: string; format?: string }, now = Date.now()): Promise<WebhookRow> {
     return this.db
       .insertInto('webhooks')
-      .values({ account_id: values.accountId, family: values.family, url: values.url, secret: values.secret, created_at: now, disabled_at: null })
+      .values({ account_id: values.accountId, family: values.family, url: values.url, secret: values.secret, payload_format: values.format ?? 'json', created_at: now, disabled_at: null })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

@@ -5,6 +5,7 @@ export const TABLES: ReadonlyArray<{ name: string; key: string | null }> = [
   { name: 'accounts', key: 'id' },
   { name: 'api_tokens', key: 'id' },
   { name: 'sessions', key: null },
+  { name: 'login_links', key: null },
   { name: 'licenses', key: 'id' },
   { name: 'images', key: 'id' },
   { name: 'settings', key: null },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlateReader, PlateReadOptions, PlateReadResult } from '../../../services/recognition/plate-reader.port.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
+import { startHttpReceiver, type HttpReceiver } from '../../../../test/helpers/http-receiver.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
 
@@ -112,6 +113,85 @@ describe('plate reader API', () => {
     const stats = (await t.app.inject({ url: '/v1/statistics', headers: a.auth })).json();
     expect(stats).toMatchObject({ usage: { calls: 1 }, total_calls: 1 });
     expect((await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload: ok.payload, headers: ok.headers })).statusCode).toBe(401);
+  });
+});
+
+describe('plate webhooks', () => {
+  let t: TestApp;
+  let receiver: HttpReceiver;
+  let image: Buffer;
+  beforeAll(async () => {
+    receiver = await startHttpReceiver();
+    t = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1000', OUTBOUND_ALLOW: '127.0.0.1' }, { plateReader: new RecordingReader() });
+    image = await sceneJpeg(200, 120, 5);
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  const read = async (auth: Record<string, string>) => {
+    const { payload, headers } = await multipartBody({ upload: { bytes: image, filename: 'gate.jpg' }, regions: 'gb' });
+    const res = await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers: { ...headers, ...auth } });
+    expect(res.statusCode).toBe(201);
+    return res.json();
+  };
+  const hook = async (auth: Record<string, string>, path: string, format?: string) => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks/', headers: auth, payload: { url: `${receiver.url}${path}`, family: 'plate-reader', ...(format ? { format } : {}) } });
+    expect(res.statusCode).toBe(201);
+    return res.json() as { id: number; format: string };
+  };
+
+  it('image.done goes to a JSON target as application/json and to a multipart target as a form with json and the image as upload', async () => {
+    const a = await t.account();
+    const json = await hook(a.auth, '/plates-json');
+    const form = await hook(a.auth, '/plates-form', 'multipart');
+    expect([json.format, form.format]).toEqual(['json', 'multipart']);
+    const response = await read(a.auth);
+    await t.container.runner.drain();
+    const got = (await receiver.waitFor(2)).filter((r) => r.url.startsWith('/plates-'));
+    const byUrl = Object.fromEntries(got.map((r) => [r.url, r]));
+
+    expect(byUrl['/plates-json']!.headers['content-type']).toBe('application/json');
+    const envelope = byUrl['/plates-json']!.json();
+    expect(envelope).toEqual({
+      hook: { target: `${receiver.url}/plates-json`, id: json.id, event: 'image.done' },
+      data: { ...response, file_url: expect.stringMatching(/^http:\/\/vigil\.test\/v1\/images\//) },
+    });
+
+    const parts = await byUrl['/plates-form']!.form();
+    const inForm = JSON.parse(String(parts.get('json')));
+    expect(inForm.hook).toEqual({ target: `${receiver.url}/plates-form`, id: form.id, event: 'image.done' });
+    expect(inForm.data.results[0].plate).toBe('nhk552');
+    const upload = parts.get('upload') as File;
+    expect(Buffer.from(await upload.arrayBuffer()).equals(image)).toBe(true);
+  });
+
+  it('is sent for an image with no plate too', async () => {
+    const empty = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1000', OUTBOUND_ALLOW: '127.0.0.1' }, { plateReader: { read: async () => ({ plates: [], vehiclesWithoutPlate: [] }) } });
+    try {
+      const a = await empty.account();
+      const created = await empty.app.inject({ method: 'POST', url: '/v1/webhooks/', headers: a.auth, payload: { url: `${receiver.url}/no-plate`, family: 'plate-reader' } });
+      expect(created.statusCode).toBe(201);
+      const res = await empty.app.inject({ method: 'POST', url: '/v1/plate-reader/', headers: a.auth, payload: { upload: image.toString('base64') } });
+      expect(res.json().results).toEqual([]);
+      await empty.container.runner.drain();
+      const [delivered] = (await receiver.waitFor(receiver.requests.length)).filter((r) => r.url === '/no-plate');
+      expect(delivered!.json().data.results).toEqual([]);
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('refuses multipart for families whose clients read JSON, and an unknown format', async () => {
+    const a = await t.account();
+    const ocr = await t.app.inject({ method: 'POST', url: '/v1/webhooks/', headers: a.auth, payload: { url: `${receiver.url}/x`, family: 'ocr', format: 'multipart' } });
+    expect(ocr.statusCode).toBe(400);
+    expect(ocr.json().message).toBe('Only plate-reader webhooks can be sent as multipart; use json for this family.');
+    const odd = await t.app.inject({ method: 'POST', url: '/v1/webhooks/', headers: a.auth, payload: { url: `${receiver.url}/x`, family: 'plate-reader', format: 'xml' } });
+    expect(odd.statusCode).toBe(400);
+    const listed = (await t.app.inject({ url: '/v1/webhooks/', headers: a.auth })).json();
+    expect(listed).toEqual([]);
   });
 });
 

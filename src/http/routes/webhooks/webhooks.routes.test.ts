@@ -42,7 +42,7 @@ describe('/v1/webhooks/', () => {
     const res = await app.inject({ method: 'POST', url: '/v1/webhooks/', headers: me.auth, payload: { url: 'https://hooks.example.com/vigil', family: 'ocr' } });
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(created).toEqual({ id: expect.any(Number), url: 'https://hooks.example.com/vigil', family: 'ocr', active: true, secret: expect.stringMatching(/^whsec_/), created: expect.stringMatching(/Z$/) });
+    expect(created).toEqual({ id: expect.any(Number), url: 'https://hooks.example.com/vigil', family: 'ocr', format: 'json', active: true, secret: expect.stringMatching(/^whsec_/), created: expect.stringMatching(/Z$/) });
 
     // Family defaults to camera-monitoring; both paths with and without the slash.
     const cam = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: me.auth, payload: { url: 'https://hooks.example.com/cam' } });
@@ -53,7 +53,7 @@ describe('/v1/webhooks/', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual([
       expect.objectContaining({ id: cam.json().id, family: 'camera-monitoring' }),
-      { id: created.id, url: 'https://hooks.example.com/vigil', family: 'ocr', active: true, consecutive_failures: 0, created: created.created, disabled_at: null },
+      { id: created.id, url: 'https://hooks.example.com/vigil', family: 'ocr', format: 'json', active: true, consecutive_failures: 0, created: created.created, disabled_at: null },
     ]);
     expect(list.body).not.toContain('whsec_');
 

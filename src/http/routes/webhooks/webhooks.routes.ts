@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { WEBHOOK_FAMILIES, type WebhookFamily } from '../../../services/notifications/ports.js';
+import { WEBHOOK_FAMILIES, WEBHOOK_FORMATS, type WebhookFamily, type WebhookFormat } from '../../../services/notifications/ports.js';
 import type { WebhookService } from '../../../services/webhooks/webhook.service.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../../storage/repositories/webhook.repository.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
@@ -12,10 +12,16 @@ const ErrorMessage = Type.Object({ message: Type.String(), code: Type.Optional(T
 // A plain enum (not a union of literals) so a wrong value reads "must be equal to one of the allowed values".
 const Family = Type.Unsafe<WebhookFamily>({ type: 'string', enum: [...WEBHOOK_FAMILIES], description: 'Which API family\'s events the target receives' });
 
+const Format = Type.Unsafe<WebhookFormat>({
+  type: 'string', enum: [...WEBHOOK_FORMATS],
+  description: 'json (default), or multipart for plate-reader targets: a `json` string field and the image as `upload`',
+});
+
 const Webhook = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
   family: Family,
+  format: Format,
   active: Type.Boolean({ description: 'False once the target was deactivated after failing repeatedly' }),
   consecutive_failures: Type.Integer(),
   created: DateTime,
@@ -26,6 +32,7 @@ const CreatedWebhook = Type.Object({
   id: Type.Integer(),
   url: Type.String(),
   family: Family,
+  format: Format,
   active: Type.Boolean(),
   secret: Type.String({ description: 'HMAC-SHA256 key of the x-vigil-signature header; shown only in this response' }),
   created: DateTime,
@@ -48,7 +55,7 @@ const errorsFor = { 400: ErrorMessage, 401: ErrorMessage, 404: ErrorMessage };
 
 export function presentWebhook(w: WebhookRow) {
   return {
-    id: w.id, url: w.url, family: w.family, active: w.active === 1, consecutive_failures: w.consecutive_failures,
+    id: w.id, url: w.url, family: w.family, format: w.payload_format, active: w.active === 1, consecutive_failures: w.consecutive_failures,
     created: isoTime(w.created_at), disabled_at: w.disabled_at === null ? null : isoTime(w.disabled_at),
   };
 }
@@ -74,15 +81,16 @@ export async function webhookRoutes(app: FastifyInstance, opts: { webhooks: Webh
         body: Type.Object({
           url: Type.String({ minLength: 1, maxLength: 2048, description: 'http(s) URL on a public address' }),
           family: Type.Optional(Family),
+          format: Type.Optional(Format),
         }),
         response: { 201: CreatedWebhook, ...errorsFor, 409: ErrorMessage },
       },
     },
     async (request, reply) => {
-      const body = request.body as { url: string; family?: string };
+      const body = request.body as { url: string; family?: string; format?: string };
       const { webhook, secret } = await webhooks.create(accountOf(request).id, body);
       return reply.code(201).send({
-        id: webhook.id, url: webhook.url, family: webhook.family, active: webhook.active === 1, secret, created: isoTime(webhook.created_at),
+        id: webhook.id, url: webhook.url, family: webhook.family, format: webhook.payload_format, active: webhook.active === 1, secret, created: isoTime(webhook.created_at),
       });
     },
   );
