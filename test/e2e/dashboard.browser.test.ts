@@ -5,17 +5,18 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAccountPassword } from '../../src/services/dashboard/index.js';
 import type { PlateReader } from '../../src/services/recognition/plate-reader.port.js';
-import type { TextRecognizer } from '../../src/services/recognition/text-recognizer.port.js';
 import { sceneJpeg } from '../fixtures/images.js';
+import { textImage } from '../fixtures/text-images.js';
 import { startHttpReceiver, type HttpReceiver } from '../helpers/http-receiver.js';
 import { freePort, REPO_ROOT } from '../helpers/processes.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
 const PASSWORD = 'a long dashboard password';
 
-// The readers are stand-ins here (their own suites run the models); camera analysis is real.
+// The plate reader is a stand-in here (its own suite runs the models); camera analysis and OCR are real.
 const plateReader: PlateReader = {
   async read() {
     return {
@@ -32,13 +33,14 @@ const plateReader: PlateReader = {
 type PageImages = { document: { querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number }> } };
 const imagesLoaded = (selector: string) =>
   Array.from((globalThis as unknown as PageImages).document.querySelectorAll(selector)).every((i) => i.complete && i.naturalWidth > 0);
-const recognizer: TextRecognizer = { async read() { return [{ value: '1HGCM82633A004352', confidence: 0.97, orientation: 'horizontal' }]; } };
 
-/** Sign in, watch a camera turn from normal to anomaly without reloading, open it, set a
- * reference, read alerts, tokens, webhooks and a recognition result, in headless Chromium. */
+/** Sign in (password, then an e-mailed link), watch a camera turn from normal to anomaly without
+ * reloading, open it, set a reference, read alerts, tokens, webhooks, a plate and a real OCR
+ * read, in headless Chromium. Screenshots of every page land in test-artifacts/. */
 describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
   let t: TestApp;
   let receiver: HttpReceiver;
+  let smtp: SmtpSink;
   let browser: Browser;
   let page: Page;
   let base: string;
@@ -47,18 +49,21 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
   let scene: Buffer;
   /** Script errors and CSP violations the pages caused. */
   const problems: string[] = [];
+  /** Paths the signed-in page requested (to tell server-sent events from polling). */
+  const requested: string[] = [];
 
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     receiver = await startHttpReceiver();
+    smtp = await startSmtpSink();
     receiver.respond((req) => (req.url.startsWith('/broken') ? { status: 500, body: 'receiver is down' } : { status: 200 }));
     t = await buildTestApp(
       {
         PUBLIC_URL: base, CAMERA_UPLOAD_INTERVAL_SECONDS: '0', UPLOAD_RATE_PER_SECOND: '100', ALERT_GROUP_WINDOW_SECONDS: '0',
-        OUTBOUND_ALLOW: '127.0.0.1', WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_DISABLE_AFTER_FAILURES: '1',
+        OUTBOUND_ALLOW: '127.0.0.1', WEBHOOK_MAX_ATTEMPTS: '1', WEBHOOK_DISABLE_AFTER_FAILURES: '1', SMTP_URL: smtp.url,
       },
-      { plateReader, recognizer },
+      { plateReader },
     );
     await t.app.listen({ port, host: '127.0.0.1' });
     account = await t.account();
@@ -74,14 +79,20 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (err) => problems.push(err.message));
-    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${msg.text()} ${msg.location().url}`); });
+    watch(page);
+    page.on('request', (req) => requested.push(new URL(req.url()).pathname));
   }, 120_000);
+
+  function watch(p: Page) {
+    p.on('pageerror', (err) => problems.push(err.message));
+    p.on('console', (msg) => { if (msg.type() === 'error') problems.push(`${msg.text()} ${msg.location().url}`); });
+  }
 
   afterAll(async () => {
     await browser?.close();
     await t?.close();
     await receiver?.close();
+    await smtp?.close();
   });
 
   /** Uploads through the public API with the account's token, as a camera would. */
@@ -112,7 +123,41 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     const card = page.locator('.card', { hasText: 'GATE-1' });
     await expect.poll(() => card.getAttribute('class')).toContain('status-normal');
     await page.waitForFunction(imagesLoaded, '.card img');
+    // Small thumbnails, not the 640 px uploads.
+    expect(await card.locator('img').getAttribute('src')).toMatch(/^\/thumbnails\/[\w-]+$/);
+    expect(await card.locator('img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(320);
     await shot('cameras');
+  });
+
+  it('signs in with a link sent by e-mail', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await context.newPage();
+    watch(p);
+    await p.goto(`${base}/login`);
+    await p.fill('#link input[name="email"]', account.email);
+    await p.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+    await expect.poll(() => p.locator('.notice').textContent()).toContain('a sign-in link is on its way');
+    await shot('login-link-sent', p);
+
+    const [mail] = await smtp.waitFor(1);
+    const link = /http:\/\/\S+\/login\/link\?token=[\w-]+/.exec(mail!.text)?.[0];
+    expect(link).toBeDefined();
+    await p.goto(link!);
+    await shot('login-link', p);
+    await Promise.all([p.waitForURL(`${base}/`), p.getByRole('button', { name: 'Continue to the dashboard' }).click()]);
+    expect(await p.locator('.who').textContent()).toBe(account.email);
+    expect(await p.locator('.card').count()).toBe(2);
+
+    // The link worked once: opening it again signs nobody in.
+    await context.clearCookies();
+    await p.goto(link!);
+    await p.getByRole('button', { name: 'Continue to the dashboard' }).click();
+    await expect.poll(() => p.locator('.error').textContent()).toContain('already used');
+    await context.close();
+    // That refusal is a 400 page, which Chromium logs as a failed load: expected here, not a fault.
+    const refused = problems.findIndex((m) => /status of 400 .*\/login\/link\/use$/.test(m));
+    expect(refused).toBeGreaterThanOrEqual(0);
+    problems.splice(refused, 1);
   });
 
   it('turns the camera from normal to anomaly after a blurred upload, without a reload', async () => {
@@ -122,8 +167,12 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await expect.poll(() => card.getAttribute('class'), { timeout: 45_000, interval: 500 }).toContain('status-anomaly');
     await expect.poll(() => card.locator('[data-role="status"]').textContent()).toBe('Anomaly');
     expect(await card.locator('.scores .over').count()).toBeGreaterThan(0);
-    // Same document: the live update repainted it.
+    // Same document: the live update repainted it, pushed by server-sent events (no polling).
     expect(await page.evaluate('window.marker')).toBe(marker);
+    expect(requested).toContain('/live/events');
+    expect(requested).not.toContain('/live/cameras');
+    // The alert it raised is announced on the page too.
+    await expect.poll(() => page.locator('.live-alert').textContent(), { timeout: 15_000 }).toContain('GATE-1 (Anomaly)');
     await page.waitForFunction(imagesLoaded, '.card img');
     await page.waitForTimeout(1600); // let the highlight fade
     await shot('cameras-anomaly');
@@ -155,6 +204,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     expect(await alert.textContent()).toContain('GATE-1');
     expect(await alert.locator('.badge', { hasText: 'Anomaly' }).count()).toBe(1);
     expect(await alert.locator('.badge', { hasText: 'sent' }).textContent()).toBe('sent');
+    expect(await alert.locator('img.mini').first().getAttribute('src')).toMatch(/^\/thumbnails\//);
     await page.waitForFunction(imagesLoaded, 'img');
     await shot('alerts');
   });
@@ -201,6 +251,29 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await shot('recognition');
   });
 
+  it('reads a VIN with the real OCR engine and draws its box', async () => {
+    await page.goto(`${base}/recognition`);
+    await page.selectOption('select[name="kind"]', 'vin');
+    const door = await textImage([{ text: '1HGCM82633A004352', x: 120, y: 360, size: 64 }]);
+    await page.setInputFiles('input[name="upload"]', { name: 'door.jpg', mimeType: 'image/jpeg', buffer: door });
+    await Promise.all([page.waitForURL(`${base}/recognition`), page.getByRole('button', { name: 'Read' }).click()]);
+    expect(await page.locator('.readings code').textContent({ timeout: 60_000 })).toBe('1HGCM82633A004352');
+    const box = page.locator('.overlay rect.box');
+    expect(await box.count()).toBe(1);
+    // The box sits on the rendered line: left edge near x=120, baseline at y=360, 64 px type.
+    const [x, y, w, h] = (await Promise.all(['x', 'y', 'width', 'height'].map(async (a) => Number(await box.getAttribute(a))))) as [number, number, number, number];
+    expect(x).toBeGreaterThan(90);
+    expect(x).toBeLessThan(150);
+    expect(y).toBeGreaterThan(270);
+    expect(y).toBeLessThan(330);
+    expect(x + w).toBeGreaterThan(650);
+    expect(y + h).toBeGreaterThan(345);
+    expect(y + h).toBeLessThan(400);
+    expect(await page.locator('.overlay text.box-label').textContent()).toBe('1HGCM82633A004352');
+    expect(await page.locator('tr', { hasText: /^ocr/ }).first().textContent()).toMatch(/ocr\s*1/);
+    await shot('recognition-ocr');
+  }, 90_000);
+
   it('is readable on a phone', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     await phone.context().addCookies(await page.context().cookies());
@@ -210,6 +283,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await phone.goto(`${base}/cameras/${licenseId}/GATE-1`);
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shot('camera-phone', phone);
+    for (const [path, name] of [['/alerts', 'alerts-phone'], ['/webhooks', 'webhooks-phone'], ['/recognition', 'recognition-phone'], ['/tokens', 'tokens-phone']] as const) {
+      await phone.goto(`${base}${path}`);
+      expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+      await shot(name, phone);
+    }
     await phone.close();
   });
 

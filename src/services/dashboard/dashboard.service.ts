@@ -28,6 +28,7 @@ export interface CameraCard {
   anomalies: Record<string, number>;
   lastUploadAt: number | null;
   logId: number | null;
+  /** Public id of the image the card shows (latest snapshot, else the reference). */
   thumbnail: string | null;
 }
 
@@ -165,7 +166,7 @@ export class DashboardService {
       return {
         id: c.id, licenseId: c.license_id, serial: c.serial, name: c.name, tags: c.tags, status: c.latest_status,
         scores: view?.scores ?? {}, anomalies: view?.anomalies ?? {}, lastUploadAt: c.last_upload_at, logId: log?.id ?? null,
-        thumbnail: publicId ? this.d.images.url(publicId) : null,
+        thumbnail: publicId ?? null,
       };
     });
   }

@@ -40,7 +40,11 @@ export class SessionService {
     const ok = await verifyPassword(password, found?.hash ?? (await decoyHash()));
     const account = ok && found?.hash ? await this.accounts.findById(found.accountId) : undefined;
     if (!account) throw errors.unauthorized('Wrong e-mail or password.');
+    return this.open(account, now);
+  }
 
+  /** A new session for an account whose owner proved who they are (password or e-mailed link). */
+  async open(account: AccountRow, now = Date.now()): Promise<{ token: string; session: DashboardSession }> {
     const token = randomBytes(32).toString('base64url');
     const row = { id: sha256(token), account_id: account.id, csrf_secret: randomBytes(24).toString('base64url'), created_at: now, expires_at: now + this.options.ttlMs };
     await this.sessions.create(row);

@@ -74,6 +74,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   quotas: QuotasTable;
   sessions: SessionsTable;
+  login_links: LoginLinksTable;
 }
 
 export interface CamerasTable {
@@ -171,6 +172,8 @@ export interface WebhooksTable {
   consecutive_failures: Generated<number>;
   created_at: Millis;
   disabled_at: Millis | null;
+  /** `json` or `multipart` (see migration 007). */
+  payload_format: Generated<string>;
 }
 
 export interface WebhookDeliveriesTable {
@@ -204,6 +207,14 @@ export interface SessionsTable {
   id: string;
   account_id: number;
   csrf_secret: string;
+  created_at: Millis;
+  expires_at: Millis;
+}
+
+export interface LoginLinksTable {
+  /** SHA-256 (hex) of the single-use token in an e-mailed sign-in link. */
+  id: string;
+  account_id: number;
   created_at: Millis;
   expires_at: Millis;
 }

@@ -2,7 +2,7 @@ import { ANOMALY_KEYS } from '../../../domain/camera-health.js';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import { scoresList } from './cameras.view.js';
 import { scoresChart } from './chart.js';
-import { cameraPath, localImage, statusClass, statusLabel, utc } from './format.js';
+import { cameraPath, localImage, statusClass, statusLabel, thumbnailOf, utc } from './format.js';
 import { html, type Html } from './html.js';
 import { csrfField, layout, type PageContext } from './layout.js';
 
@@ -33,7 +33,7 @@ export function cameraPage(ctx: PageContext, p: CameraPage, notice?: string): Ht
     ${Object.keys(log.scores).length ? scoresList(log.scores, log.anomalies) : ''}
     ${log.detail ? html`<div class="detail">${log.detail}</div>` : ''}
   </div>
-  ${log.snapshot ? html`<div class="actions"><a href="${localImage(log.snapshot)}" target="_blank" rel="noopener"><img class="mini" src="${localImage(log.snapshot)}" alt="Snapshot" loading="lazy"></a>
+  ${log.snapshot ? html`<div class="actions"><a href="${localImage(log.snapshot)}" target="_blank" rel="noopener"><img class="mini" src="${thumbnailOf(log.snapshot)}" alt="Snapshot" loading="lazy"></a>
   ${log.imageId === camera.reference_image_id ? '' : html`<form method="post" action="${base}/reference-from-log">${csrfField(ctx)}<input type="hidden" name="log_id" value="${log.id}"><button type="submit" class="small">Use as reference</button></form>`}</div>` : ''}
 </li>`);
 

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANOMALY_KEYS } from '../../../domain/camera-health.js';
-import { STATUS_FILTERS } from '../../../domain/camera-status.js';
 import type { CamerasService } from '../../../services/camera-monitoring/cameras.service.js';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
@@ -8,6 +7,7 @@ import { errors } from '../../../services/errors.js';
 import { readMultipart, singleField } from '../../multipart.js';
 import { CAMERA_NOTICES, cameraPage } from './camera.view.js';
 import { camerasPage, liveCameras } from './cameras.view.js';
+import { filterOf } from './filters.js';
 import { cameraPath } from './format.js';
 import { assertCsrf, formField, pageContext, requireSession, sessionOf } from './session.js';
 
@@ -21,13 +21,6 @@ function licenseIdOf(params: CameraParams): number {
   const id = /^\d{1,15}$/.test(params.licenseId) ? Number(params.licenseId) : NaN;
   if (!Number.isSafeInteger(id)) throw errors.notFound('Not found.');
   return id;
-}
-
-function filterOf(request: FastifyRequest): { status?: string; tag?: string } {
-  const q = request.query as { status?: string; tag?: string };
-  const status = q.status && (STATUS_FILTERS as readonly string[]).includes(q.status) ? q.status : undefined;
-  const tag = q.tag && q.tag.length <= 100 ? q.tag : undefined;
-  return { ...(status ? { status } : {}), ...(tag ? { tag } : {}) };
 }
 
 export async function cameraPages(app: FastifyInstance, opts: { dashboard: DashboardService; cameras: CamerasService; sessions: SessionService; maxUploadBytes: number }) {

@@ -2,7 +2,7 @@ import { ANOMALY_KEYS } from '../../../domain/camera-health.js';
 import { STATUS_FILTERS } from '../../../domain/camera-status.js';
 import type { CameraCard, DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import { html, type Html } from './html.js';
-import { cameraPath, localImage, score, statusClass, statusLabel, utc } from './format.js';
+import { cameraPath, score, statusClass, statusLabel, thumbnailPath, utc } from './format.js';
 import { layout, type PageContext } from './layout.js';
 
 type Overview = Awaited<ReturnType<DashboardService['overview']>>;
@@ -14,7 +14,7 @@ export function scoresList(scores: Record<string, number | undefined>, anomalies
 }
 
 function card(c: CameraCard): Html {
-  const thumb = localImage(c.thumbnail);
+  const thumb = c.thumbnail && thumbnailPath(c.thumbnail);
   return html`<li class="card ${statusClass(c.status)}" data-camera="${c.id}" data-log="${c.logId ?? ''}">
   <a class="thumb" href="${cameraPath(c.licenseId, c.serial)}">${thumb ? html`<img src="${thumb}" alt="Latest snapshot of ${c.name}" loading="lazy">` : html`<span class="nothumb">no image yet</span>`}</a>
   <div class="body">
@@ -54,7 +54,7 @@ export function liveCameras(overview: Overview) {
     cameras: overview.flatMap(({ cameras }) => cameras.map((c) => ({
       id: c.id, status: c.status, label: statusLabel(c.status), scores: c.scores, anomalies: c.anomalies, log_id: c.logId,
       last_upload: c.lastUploadAt === null ? null : new Date(c.lastUploadAt).toISOString(), last_upload_text: utc(c.lastUploadAt),
-      thumbnail: localImage(c.thumbnail),
+      thumbnail: c.thumbnail && thumbnailPath(c.thumbnail),
     }))),
   };
 }

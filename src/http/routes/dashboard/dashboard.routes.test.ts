@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CameraAnalyzer } from '../../../services/camera-monitoring/camera-analyzer.port.js';
 import { GRID_LIMIT } from '../../../services/dashboard/dashboard.service.js';
@@ -18,7 +19,7 @@ const analyzer: CameraAnalyzer = {
   },
 };
 
-const recognizer: TextRecognizer = { async read() { return [{ value: '1HGCM82633A004352', confidence: 0.97, orientation: 'horizontal' }]; } };
+const recognizer: TextRecognizer = { async read() { return [{ value: '1HGCM82633A004352', confidence: 0.97, orientation: 'horizontal', box: { xmin: 30, ymin: 40, xmax: 290, ymax: 70 } }]; } };
 const plateReader: PlateReader = {
   async read() {
     return {
@@ -218,6 +219,35 @@ describe('dashboard', () => {
     expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/', headers: other.auth })).statusCode).toBe(200);
   });
 
+  it('shows 320 px thumbnails, cached by the browser, to their account only', async () => {
+    const u = await user();
+    const big = await sceneJpeg(1280, 960, 8);
+    const { payload, headers } = await multipartBody({ upload: { bytes: big }, camera_id: 'WIDE-1' });
+    expect((await t.app.inject({ method: 'POST', url: '/v1/camera-monitoring/create-log/', payload, headers: { ...headers, ...u.auth } })).statusCode).toBe(201);
+    await t.container.runner.drain();
+    const s = await session(u.email);
+    const src = /<img src="(\/thumbnails\/[\w-]+)"/.exec((await s.get('/')).body)![1]!;
+
+    const thumb = await s.get(src);
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    expect(thumb.headers['cache-control']).toBe('private, max-age=86400');
+    const meta = await sharp(thumb.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([320, 240]);
+    expect(thumb.rawPayload.length).toBeLessThan(big.length / 4);
+
+    const again = await t.app.inject({ url: src, headers: { cookie: s.cookie, 'if-none-match': String(thumb.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+
+    // Another account, or nobody, gets nothing (not even a 304 for a known ETag).
+    const other = await session((await user()).email);
+    expect((await other.get(src)).statusCode).toBe(404);
+    expect((await t.app.inject({ url: src, headers: { cookie: other.cookie, 'if-none-match': String(thumb.headers.etag) } })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: src })).statusCode).toBe(303);
+    expect((await s.get('/thumbnails/nope')).statusCode).toBe(404);
+  });
+
   it('shows cameras with status, scores and tags; filters; live JSON; edits a camera', async () => {
     const u = await user();
     await upload(u.auth, 'GATE-1', 'north');
@@ -229,14 +259,14 @@ describe('dashboard', () => {
     expect(page.body).toContain('GATE-1');
     expect(page.body).toContain('DOCK-2');
     expect(page.body).toContain('<span class="tag">north</span>');
-    expect(page.body).toMatch(/<img src="\/v1\/images\/[A-Za-z0-9_-]+\?expires=\d+&amp;signature=/);
+    expect(page.body).toMatch(/<img src="\/thumbnails\/[A-Za-z0-9_-]+"/);
     expect(page.body).toContain('status-normal');
     expect((await s.get('/?tag=south')).body).not.toContain('GATE-1');
     expect((await s.get('/?status=anomaly')).body).not.toContain('DOCK-2');
 
     const live = (await s.get('/live/cameras')).json();
     expect(live.cameras).toHaveLength(2);
-    expect(live.cameras[0]).toMatchObject({ status: 'normal', label: 'Normal', scores: { Blur: 0.1 }, thumbnail: expect.stringMatching(/^\/v1\/images\//) });
+    expect(live.cameras[0]).toMatchObject({ status: 'normal', label: 'Normal', scores: { Blur: 0.1 }, thumbnail: expect.stringMatching(/^\/thumbnails\//) });
 
     const path = `/cameras/${u.license.id}/GATE-1`;
     const cam = await s.get(path);
@@ -323,6 +353,7 @@ describe('dashboard', () => {
     expect(vin.statusCode).toBe(200);
     expect(vin.body).toContain('<code>1HGCM82633A004352</code>');
     expect(vin.body).toContain('src="data:image/jpeg;base64,');
+    expect(vin.body).toContain('<rect x="30" y="40" width="260" height="30" class="box"/>');
     expect(vin.body).toMatch(/<td>ocr<\/td><td>1<\/td>/);
 
     const plate = await read('plate', scene);

@@ -29,3 +29,14 @@ export function localImage(url: string | null): string | null {
 export function cameraPath(licenseId: number, serial: string): string {
   return `/cameras/${licenseId}/${encodeURIComponent(serial)}`;
 }
+
+/** The dashboard's small copy of an image behind a signed URL (`/v1/images/<id>?...`). */
+export function thumbnailOf(url: string | null): string | null {
+  if (!url) return null;
+  const id = /\/v1\/images\/([\w-]+)/.exec(url)?.[1];
+  return id ? thumbnailPath(id) : localImage(url);
+}
+
+export function thumbnailPath(publicId: string): string {
+  return `/thumbnails/${encodeURIComponent(publicId)}`;
+}

@@ -8,6 +8,8 @@ import { accountPages } from './account.routes.js';
 import { assetRoutes } from './assets.routes.js';
 import { authRoutes } from './auth.routes.js';
 import { cameraPages } from './cameras.routes.js';
+import { liveRoutes } from './live.routes.js';
+import { thumbnailRoutes } from './thumbnails.routes.js';
 import { errorPage } from './pages.view.js';
 import { recognitionPages } from './recognition.routes.js';
 import { pageContext } from './session.js';
@@ -18,10 +20,10 @@ const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-
 
 /** The web dashboard under `/` (server-rendered pages, session cookies, CSRF tokens). API paths
  * are not touched; the pages are hidden from the OpenAPI document. */
-export async function dashboardRoutes(app: FastifyInstance, opts: { container: Container; sessionTtlMs?: number }) {
+export async function dashboardRoutes(app: FastifyInstance, opts: { container: Container; sessionTtlMs?: number; liveIntervalMs?: number }) {
   const c = opts.container;
   const ttlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
-  const { sessions, dashboard } = createDashboard(c, { sessionTtlMs: ttlMs });
+  const { sessions, dashboard, loginLinks, live, thumbnails } = createDashboard(c, { sessionTtlMs: ttlMs, liveIntervalMs: opts.liveIntervalMs });
   const maxUploadBytes = c.config.limits.maxUploadBytes;
 
   app.decorateRequest('dashboardSession', null);
@@ -48,9 +50,11 @@ export async function dashboardRoutes(app: FastifyInstance, opts: { container: C
   });
 
   await app.register(assetRoutes);
-  await app.register(authRoutes, { sessions, secureCookies: c.config.publicUrl.startsWith('https:'), ttlMs });
+  await app.register(authRoutes, { sessions, loginLinks, secureCookies: c.config.publicUrl.startsWith('https:'), ttlMs });
   await app.register(cameraPages, { dashboard, cameras: c.camera.cameras, sessions, maxUploadBytes });
   await app.register(accountPages, { dashboard, webhooks: c.notifications.webhooks, sessions });
+  await app.register(liveRoutes, { dashboard, sessions, live });
+  await app.register(thumbnailRoutes, { sessions, thumbnails });
   await app.register(recognitionPages, { dashboard, ocr: c.ocr, plates: c.plates, sessions, maxUploadBytes, maxPixels: c.config.images.maxPixels });
 }
 

@@ -26,7 +26,7 @@ export function layout(o: { title: string; active?: string; ctx?: PageContext; b
 <link rel="stylesheet" href="/assets/dashboard.css">
 <script src="/assets/dashboard.js" defer></script>
 </head>
-<body>
+<body${o.ctx ? html` data-events="/live/events"` : ''}>
 <header class="top">
   <a class="brand" href="/">Vigil</a>
   ${o.ctx ? html`<nav>${NAV.map(([href, label]) => html`<a href="${href}"${o.active === href ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>

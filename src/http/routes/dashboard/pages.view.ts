@@ -1,7 +1,7 @@
 import { OCR_TYPES } from '../../../services/recognition/text-recognizer.port.js';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import { WEBHOOK_FAMILIES } from '../../../services/notifications/ports.js';
-import { cameraPath, localImage, statusClass, statusLabel, utc } from './format.js';
+import { cameraPath, statusClass, statusLabel, thumbnailOf, utc } from './format.js';
 import { html, type Html } from './html.js';
 import { csrfField, layout, type PageContext } from './layout.js';
 
@@ -10,9 +10,9 @@ type Tokens = Awaited<ReturnType<DashboardService['tokens']>>;
 type Webhooks = Awaited<ReturnType<DashboardService['webhooks']>>;
 type Usage = Awaited<ReturnType<DashboardService['usage']>>;
 
-export function loginPage(o: { email?: string; error?: string; next?: string }): Html {
+export function loginPage(o: { email?: string; error?: string; next?: string; notice?: string; linksEnabled?: boolean }): Html {
   return layout({
-    title: 'Sign in', error: o.error,
+    title: 'Sign in', error: o.error, notice: o.notice,
     body: html`<section class="login panel"><h1>Sign in</h1>
 <form method="post" action="/login" class="stack">
 <input type="hidden" name="next" value="${o.next ?? '/'}">
@@ -20,7 +20,28 @@ export function loginPage(o: { email?: string; error?: string; next?: string }):
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
 </form>
-<p class="meta">An administrator sets the password with <code>vigil accounts set-password</code>.</p></section>`,
+<p class="meta">An administrator sets the password with <code>vigil accounts set-password</code>.</p></section>
+${o.linksEnabled ? html`<section class="login panel" id="link"><h2>No password? Get a link by e-mail</h2>
+<form method="post" action="/login/link" class="stack">
+<input type="hidden" name="next" value="${o.next ?? '/'}">
+<label>E-mail <input type="email" name="email" value="${o.email ?? ''}" autocomplete="username" required></label>
+<button type="submit" class="secondary">E-mail me a sign-in link</button>
+</form></section>` : ''}`,
+  });
+}
+
+/** The page an e-mailed link opens: one button, so a mail scanner that follows links does not
+ * use up the link before its owner clicks it. */
+export function loginLinkPage(token: string, next = '/'): Html {
+  return layout({
+    title: 'Sign in',
+    body: html`<section class="login panel"><h1>Sign in</h1>
+<form method="post" action="/login/link/use" class="stack">
+<input type="hidden" name="token" value="${token}">
+<input type="hidden" name="next" value="${next}">
+<button type="submit">Continue to the dashboard</button>
+</form>
+<p class="meta">This link works once. It was sent because someone asked for it on the sign-in page.</p></section>`,
   });
 }
 
@@ -36,7 +57,7 @@ export function alertsPage(ctx: PageContext, alerts: Alerts): Html {
   <ul class="alert-cameras">${cameras.map(({ row, snapshot, referenceImage }) => {
     const anomalies = Object.entries(JSON.parse(row.anomalies) as Record<string, number>);
     const name = row.camera_id === null ? html`${row.name}` : html`<a href="${cameraPath(alert.license_id, row.serial)}">${row.name}</a>`;
-    return html`<li><div class="pics">${[snapshot, referenceImage].map((u, i) => (u ? html`<img class="mini" src="${localImage(u)}" alt="${i === 0 ? 'Snapshot' : 'Reference'}" loading="lazy">` : html`<span class="mini nothumb">${i === 0 ? 'no snapshot' : 'no reference'}</span>`))}</div>
+    return html`<li><div class="pics">${[snapshot, referenceImage].map((u, i) => (u ? html`<img class="mini" src="${thumbnailOf(u)}" alt="${i === 0 ? 'Snapshot' : 'Reference'}" loading="lazy">` : html`<span class="mini nothumb">${i === 0 ? 'no snapshot' : 'no reference'}</span>`))}</div>
     <div>${name} <code>${row.serial}</code> <span class="badge ${statusClass(row.status)}">${statusLabel(row.status)}</span>
     ${anomalies.length ? html`<div class="meta">${anomalies.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}</div>` : ''}</div></li>`;
   })}</ul>
@@ -110,7 +131,7 @@ ${outcome.readings.length ? html`<ul class="readings">${outcome.readings.map((r)
 <label>Image <input type="file" name="upload" accept="image/*" required></label>
 <button type="submit">Read</button></form>
 ${result ?? ''}
-<section><h2>Usage this month</h2><table class="list"><thead><tr><th>Family</th><th>Calls</th><th>Allowance</th><th></th></tr></thead><tbody>
+<section><h2>Usage this month</h2><table class="list usage"><thead><tr><th>Family</th><th>Calls</th><th>Allowance</th><th></th></tr></thead><tbody>
 ${usage.map((u) => html`<tr><td>${u.family}</td><td>${u.calls}</td><td>${u.total}</td><td><meter min="0" max="${Math.max(1, u.total)}" value="${u.calls}"></meter></td></tr>`)}
 </tbody></table><p class="meta">Counters reset on ${usage[0]?.resetsOn.slice(0, 10) ?? ''} (UTC).</p></section>`,
   });

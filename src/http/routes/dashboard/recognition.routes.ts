@@ -57,9 +57,10 @@ export async function recognitionPages(app: FastifyInstance, opts: { dashboard: 
       };
     } else {
       if (!(OCR_TYPES as readonly string[]).includes(kind)) throw errors.badRequest('Pick what to read.', 'invalid_kind');
-      const result = await opts.ocr.read(account, { ...base, type: kind as OcrType, family: 'ocr', withConfidence: true });
+      const { result, readings } = await opts.ocr.readWithBoxes(account, { ...base, type: kind as OcrType, family: 'ocr', withConfidence: true });
       outcome = {
-        kind, image, json: JSON.stringify(result, null, 2), boxes: [],
+        kind, image, json: JSON.stringify(result, null, 2),
+        boxes: readings.flatMap((r) => (r.box ? [{ ...r.box, label: r.value }] : [])),
         readings: result.results.map((r) => ({
           value: r.identifier.props.code[0]?.value ?? '',
           detail: [r.identifier.label, r.identifier.props.confidence !== undefined ? `confidence ${r.identifier.props.confidence.toFixed(2)}` : undefined].filter(Boolean).join(' · '),

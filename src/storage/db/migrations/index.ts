@@ -4,6 +4,8 @@ import * as cameraMonitoring from './002-camera-monitoring.js';
 import * as webhooks from './003-webhooks.js';
 import * as usage from './005-usage.js';
 import * as dashboard from './006-dashboard.js';
+import * as webhookFormat from './007-webhook-format.js';
+import * as loginLinks from './008-login-links.js';
 
 /** Versioned migrations, applied in key order. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +14,6 @@ export const migrations: Record<string, Migration> = {
   '003-webhooks': webhooks,
   '005-usage': usage,
   '006-dashboard': dashboard,
+  '007-webhook-format': webhookFormat,
+  '008-login-links': loginLinks,
 };
