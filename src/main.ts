@@ -10,7 +10,15 @@ export async function serve(config: Config): Promise<void> {
   if (config.role !== 'api') container.startWorkers();
   if (config.role === 'worker') {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => void container.close().then(() => process.exit(0), () => process.exit(1)));
+      process.once(signal, () => {
+        // Jobs in flight get the grace period to finish; past it they are left to their lease
+        // (another worker re-runs them, as after a crash) so a supervisor's stop never hangs.
+        setTimeout(() => {
+          console.error(JSON.stringify({ level: 40, msg: 'shutdown grace period over; jobs in flight are left to their lease' }));
+          process.exit(1);
+        }, Math.max(1000, config.shutdownGraceMs)).unref();
+        void container.close().then(() => process.exit(0), () => process.exit(1));
+      });
     }
     console.error(JSON.stringify({ level: 30, msg: 'vigil worker started', database: config.database.kind }));
     return;

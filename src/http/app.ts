@@ -20,24 +20,33 @@ import { webhookRoutes } from './routes/webhooks/webhooks.routes.js';
 
 export interface BuildAppOptions {
   logger?: boolean;
+  /** How long a client may take to send its whole request (slow loris); 60 s by default. */
+  requestTimeoutMs?: number;
 }
 
 /** Builds the HTTP application; it does not listen (tests use app.inject). */
 export async function buildApp(container: Container, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = container;
+  const requestTimeout = options.requestTimeoutMs ?? 60_000;
   const app = Fastify({
     logger: options.logger === false ? false : {
       level: config.logLevel,
-      // Signed image URLs carry their credential in the query: keep it out of the logs.
+      // Signed image URLs and sign-in links carry their credential in the query: keep it out of the logs.
       serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }) },
-      redact: ['req.headers.authorization'],
+      // Headers reach the log elsewhere too (@fastify/multipart logs its busboy options at trace).
+      redact: ['req.headers.authorization', 'req.headers.cookie', '*.headers.authorization', '*.headers.cookie'],
     },
     // Clients post with and without the trailing slash; answer both without a redirect.
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: Math.ceil(config.limits.maxUploadBytes * 1.4) + 64 * 1024,
     trustProxy: false,
     // A client that trickles its request (slow loris) is cut off instead of holding a socket.
-    requestTimeout: 60_000,
+    // Node reads requestTimeout when the server is created: Fastify's own option, set afterwards,
+    // left a trickling body uncut, so it goes to http.createServer too. Node checks for expired
+    // requests every connectionsCheckingInterval (30 s by default, which would let a 60 s timeout
+    // run to 90 s): check often enough to cut close to the timeout.
+    requestTimeout,
+    http: { requestTimeout, connectionsCheckingInterval: Math.min(5_000, Math.max(100, requestTimeout / 4)) },
     connectionTimeout: 120_000,
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -82,5 +91,6 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 }
 
 function redactUrl(url: string): string {
-  return url.replace(/(signature=)[^&]*/g, '$1[redacted]');
+  // signature: signed image URLs; token: e-mailed dashboard sign-in links.
+  return url.replace(/([?&](?:signature|token)=)[^&]*/g, '$1[redacted]');
 }

@@ -26,6 +26,12 @@ export async function listen(
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
+      // Connections get graceMs, then workers get as long to finish their jobs; past that the
+      // jobs in flight are left to their lease (re-run elsewhere, as after a crash).
+      setTimeout(() => {
+        app.log.warn('shutdown took longer than twice the grace period; exiting, jobs in flight are left to their lease');
+        process.exit(1);
+      }, 2 * Math.max(1000, options.graceMs)).unref();
       stop().then(
         () => process.exit(0),
         (err) => {

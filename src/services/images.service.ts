@@ -7,6 +7,7 @@ import { ImageRepository, type ImageRow } from '../storage/repositories/image.re
 export interface StoredImage {
   id: number;
   publicId: string;
+  blobKey: string;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -35,7 +36,13 @@ export class ImageService {
       public_id: publicId, account_id: accountId, blob_key: blobKey, content_type: CONTENT_TYPES[info.format] ?? 'application/octet-stream',
       byte_size: bytes.length, width: info.width, height: info.height, created_at: now,
     });
-    return { id: row.id, publicId, width: info.width, height: info.height };
+    return { id: row.id, publicId, blobKey, width: info.width, height: info.height };
+  }
+
+  /** Removes the bytes of an image whose row was never committed (the caller's transaction
+   * failed after store()); best effort, a leftover file only costs space. */
+  async discard(stored: Pick<StoredImage, 'blobKey'>): Promise<void> {
+    await this.blobs.delete(stored.blobKey).catch(() => undefined);
   }
 
   async bytesOf(imageId: number): Promise<Buffer | undefined> {

@@ -5,7 +5,7 @@ import { LicenseRepository } from '../../storage/repositories/license.repository
 import type { SqlJobQueue } from '../../queue/sql-job-queue.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { errors } from '../errors.js';
-import type { ImageService } from '../images.service.js';
+import type { ImageService, StoredImage } from '../images.service.js';
 
 export const UPLOAD_MESSAGES = {
   created: 'Log created successfully.',
@@ -42,6 +42,8 @@ export class CameraUploadService {
     // A full (tiny) decode catches truncated and corrupt files before anything is stored.
     await decodeImage(input.bytes, { maxPixels: this.options.maxPixels, maxSide: 32, grayscale: true });
 
+    // The bytes are written before the transaction commits: if it fails, they are removed.
+    let stored: StoredImage | undefined;
     await this.db.transaction().execute(async (trx) => {
       const cameras = new CameraRepository(trx);
       const camera = (await cameras.findBySerial(account.id, serial)) ?? (await this.register(trx, account, serial, now));
@@ -53,7 +55,11 @@ export class CameraUploadService {
       }
       if (tag) await cameras.addTag(account.id, camera.id, tag);
       const image = await this.images.store(account.id, input.bytes, `accounts/${account.id}/cameras/${camera.id}`, now, trx);
+      stored = image;
       await this.queue.within(trx).enqueue('camera.analyze', { cameraId: camera.id, imageId: image.id, uploadedAt: now });
+    }).catch(async (err: unknown) => {
+      if (stored) await this.images.discard(stored);
+      throw err;
     });
   }
 

@@ -13,12 +13,26 @@ export type Db = Kysely<Database>;
 // a double exactly.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openDatabase(database: Config['database']): Db {
+/** Longest a PostgreSQL query may wait for its answer in normal operation. */
+export const QUERY_TIMEOUT_MS = 30_000;
+
+/** `queryTimeoutMs: null` for work that may legitimately run long (`vigil migrate` building an
+ * index on a large table). */
+export function openDatabase(database: Config['database'], options: { queryTimeoutMs?: number | null } = {}): Db {
   if (database.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    // A database behind a network partition neither refuses nor answers: without a connect
+    // timeout every request would wait on it for minutes. Past 5 s the query fails and the
+    // request is answered 503. A partition in the middle of a query is cut by the query timeout
+    // (the service's queries take milliseconds).
+    const queryTimeout = options.queryTimeoutMs === undefined ? QUERY_TIMEOUT_MS : options.queryTimeoutMs ?? undefined;
+    const pool = new pg.Pool({ connectionString: database.url, max: 10, connectionTimeoutMillis: 5_000, query_timeout: queryTimeout });
     // An idle connection dropped by the server (restart, failover) must not crash the
     // process: the pool replaces it on the next query.
     pool.on('error', (err) => console.error(`[vigil] database connection lost: ${err.message}`));
+    // pg-pool listens for errors only on idle clients: a connection that drops while checked out
+    // emits 'error' with no listener, which would crash the process. The query in flight fails on
+    // its own (and is answered 503), so the event needs nothing more than a listener.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
