@@ -1,88 +1,95 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --no-tesseract]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
- * deterministically here. Median and p95 ms per image (decode included, engine loaded once).
+ * deterministically (bench/lib/ocr-synthetic.ts). Exact-match rate, median and p95 ms per image
+ * (decode included, engine loaded once). Where the `tesseract` command is installed, the same
+ * readers run on Tesseract's words (bench/lib/tesseract-engine.ts) and its figures are printed
+ * beside Vigil's.
+ *
+ * Sets: containers-gate, containers-yard, odometers, vins-na, vins-iso, trailers-h, trailers-v,
+ * boats. --misses prints every miss with what was read.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { OcrType } from '../src/services/recognition/text-recognizer.port.js';
 import { decodeImage } from '../src/vision/image/decode.js';
-import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
+import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
-import { textImage, verticalTextImage } from '../test/fixtures/text-images.js';
+import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
 import { flag, median, percentile } from './lib/stats.js';
+import { createTesseractEngine, tesseractVersion } from './lib/tesseract-engine.js';
 
 const data = flag('data', path.resolve(import.meta.dirname, '../../shared/datasets'))!;
 const limit = Number(flag('limit', '1000'));
+const only = flag('only')?.split(',').map((s) => s.trim());
+const showMisses = process.argv.includes('--misses');
+const vinCount = Number(flag('vins', '100'));
 const engine = await createOcrEngine();
+const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
+const tess = tessVersion ? createTesseractEngine() : undefined;
 
-interface Case { name: string; bytes: Buffer; expect: string[] }
+type Case = SyntheticCase;
+interface Outcome { hits: number; expected: number; ms: number[]; misses: string[] }
 
-async function run(label: string, type: OcrType, cases: Case[], pick: (values: string[]) => string[] = (v) => v) {
-  if (cases.length === 0) return console.log(`  ${label.padEnd(34)} (no data)`);
-  let hits = 0;
-  let expected = 0;
-  const ms: number[] = [];
-  const misses: string[] = [];
+async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outcome> {
+  const o: Outcome = { hits: 0, expected: 0, ms: [], misses: [] };
   for (const c of cases) {
     const t = performance.now();
-    const results = await decodeImage(c.bytes, { maxSide: 2048 }).then((img) => readText(engine, type, img), (err: Error) => {
-      misses.push(`${c.name}: ${err.message}`);
+    let error: string | undefined;
+    const results = await decodeImage(c.bytes, { maxSide: 2048 }).then((img) => readText(e, type, img), (err: Error) => {
+      error = err.message;
       return [];
     });
-    ms.push(performance.now() - t);
-    const got = new Set(pick(results.map((r) => r.value.replace(/\s/g, ''))));
-    for (const e of c.expect) {
-      expected++;
-      if (got.has(e.replace(/\s/g, ''))) hits++;
-      else if (misses.length < 5) misses.push(`${c.name}: want ${e}, got ${[...got].join(',') || 'nothing'}`);
+    o.ms.push(performance.now() - t);
+    const got = new Set(results.map((r) => r.value.replace(/\s/g, '')));
+    for (const want of c.expect) {
+      o.expected++;
+      if (got.has(want.replace(/\s/g, ''))) o.hits++;
+      else o.misses.push(`${c.name}: want ${want}, got ${error ?? ([...got].join(',') || 'nothing')}`);
     }
   }
-  console.log(`  ${label.padEnd(34)} ${hits}/${expected} = ${((100 * hits) / expected).toFixed(1).padStart(5)}% exact   median ${median(ms).toFixed(0).padStart(5)} ms  p95 ${percentile(ms, 95).toFixed(0).padStart(5)} ms  (${cases.length} images)`);
-  for (const m of misses) console.log(`      miss ${m}`);
+  return o;
+}
+
+const rate = (o: Outcome) => `${o.hits}/${o.expected} = ${((100 * o.hits) / Math.max(1, o.expected)).toFixed(1).padStart(5)}%`;
+const times = (o: Outcome) => `${median(o.ms).toFixed(0).padStart(5)} ${percentile(o.ms, 95).toFixed(0).padStart(6)}`;
+
+async function run(key: string, label: string, type: OcrType, cases: () => Promise<Case[]> | Case[]) {
+  if (only && !only.includes(key)) return;
+  const list = await cases();
+  if (list.length === 0) return console.log(`${label.padEnd(40)} (no data)`);
+  const ours = await measure(engine, type, list);
+  let line = `${label.padEnd(40)} ${String(list.length).padStart(4)} | ${rate(ours).padEnd(16)} ${times(ours)}`;
+  const theirs = tess ? await measure(tess, type, list) : undefined;
+  if (theirs) line += ` | ${rate(theirs).padEnd(16)} ${times(theirs)}`;
+  console.log(line);
+  if (showMisses) {
+    for (const m of ours.misses) console.log(`    miss ${m}`);
+    for (const m of theirs?.misses ?? []) console.log(`    tesseract miss ${m}`);
+  }
 }
 
 function manifest(name: string): { items: Array<Record<string, unknown>> } | undefined {
   const f = path.join(data, name, 'manifest.json');
   return fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')) : undefined;
 }
+const file = (set: string, it: Record<string, unknown>) => fs.readFileSync(path.join(data, set, String(it.file)));
 
-const gate = manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: fs.readFileSync(path.join(data, 'containers-gate', String(it.file))), expect: [String(it.code)] })) ?? [];
-const yard = manifest('containers-yard')?.items.map((it) => ({ name: String(it.file), bytes: fs.readFileSync(path.join(data, 'containers-yard', String(it.file))), expect: it.codes as string[] })) ?? [];
-const odo = manifest('odometers')?.items.filter((it) => it.reliable === true).slice(0, limit).map((it) => ({ name: String(it.file), bytes: fs.readFileSync(path.join(data, 'odometers', String(it.file))), expect: [String(it.reading)] })) ?? [];
+let synthetic: Awaited<ReturnType<typeof syntheticSets>> | undefined;
+const synth = async () => (synthetic ??= await syntheticSets({ vins: vinCount, isoVins: 20, trailers: 20, boats: 16 }));
 
-/** Deterministic synthetic images: several fonts sizes, positions, a slight turn, blur and noise. */
-async function synthetic(values: string[], make: (v: string, i: number) => Promise<Buffer>): Promise<Case[]> {
-  return Promise.all(values.map(async (v, i) => {
-    let img = sharp(await make(v, i));
-    if (i % 3 === 1) img = img.rotate(i % 2 ? 4 : -4, { background: '#d9d4c7' });
-    if (i % 4 === 2) img = img.blur(1.2);
-    const bytes = await img.jpeg({ quality: 70 - (i % 3) * 10 }).toBuffer();
-    return { name: `synthetic ${v}`, bytes, expect: [v] };
-  }));
-}
+console.log(`\nOCR accuracy and speed (${fs.existsSync(data) ? data : 'datasets not found: synthetic only'}); ms measured under whatever else runs on the machine`);
+console.log(tessVersion ? `Tesseract: ${tessVersion} (psm 11 on pictures, psm 7 on crops; Vigil's readers on its words)` : 'tesseract command not installed (or --no-tesseract): no comparison');
+const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)}`;
+console.log(tess ? `${head} | ${'Tesseract exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)}` : head);
 
-const VINS = ['1HGCM82633A004352', '1M8GDM9AXKP042788', '11111111111111111', '2T1BURHE0JC034461', '3VWFE21C04M000001', '4T1BF1FK5CU512345', '5YJSA1E26HF000337', '1FTFW1ET5DFC10312', '1G1BE5SM0J7100001', '2HGFC2F59JH500001'];
-const TRAILERS = ['53012', 'TR4471', '881205', 'A2290', 'RZ1010', '7731', 'HL40912', '20455'];
-const BOATS = ['CF 1234 AB', 'FL 4567 XY', 'NY 88 ZZ', 'TX 1029 B', 'WA 7 QA', 'MI 4410 CD'];
-
-console.log(`\nOCR accuracy and speed (${fs.existsSync(data) ? data : 'datasets not found: synthetic only'})`);
-await run('containers-gate (11-char code)', 'shipping_container', gate);
-await run('containers-yard (every code)', 'shipping_container', yard);
-await run('odometers (reliable labels)', 'odometer', odo);
-// Only VINs whose check digit holds: the reader refuses the others by design.
-const { isValidVin } = await import('../src/domain/text/vin.js');
-const validVins = VINS.filter(isValidVin);
-await run(`synthetic VINs (${validVins.length} with valid check digits)`, 'vin', await synthetic(validVins, (v, i) => textImage([{ text: v, x: 60 + (i % 4) * 30, y: 360, size: 52 + (i % 3) * 8 }])));
-await run('synthetic trailer IDs (half vertical)', 'trailer_id', await synthetic(TRAILERS, (v, i) => (i % 2 ? verticalTextImage(v) : textImage([{ text: v, x: 300, y: 380, size: 110, bold: true }]))));
-await run('synthetic boat numbers', 'boat_reg_number', await synthetic(BOATS, (v, i) => textImage([{ text: v, x: 200 + (i % 3) * 40, y: 380, size: 96, bold: true }])));
-try {
-  execFileSync('tesseract', ['--version'], { stdio: 'ignore' });
-  console.log('  tesseract is installed: comparison not implemented in this run');
-} catch {
-  console.log('  tesseract command not installed: no comparison');
-}
+await run('containers-gate', 'containers-gate (11-char code)', 'shipping_container', () => manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('containers-gate', it), expect: [String(it.code)] })) ?? []);
+await run('containers-yard', 'containers-yard (every code)', 'shipping_container', () => manifest('containers-yard')?.items.map((it) => ({ name: String(it.file), bytes: file('containers-yard', it), expect: it.codes as string[] })) ?? []);
+await run('odometers', 'odometers (reliable labels)', 'odometer', () => manifest('odometers')?.items.filter((it) => it.reliable === true).slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('odometers', it), expect: [String(it.reading)] })) ?? []);
+await run('vins-na', 'synthetic VINs, North American', 'vin', async () => (await synth()).vinsNa);
+await run('vins-iso', 'synthetic VINs, ISO 3779 (no check digit)', 'vin', async () => (await synth()).vinsIso);
+await run('trailers-h', 'synthetic trailer IDs, horizontal', 'trailer_id', async () => (await synth()).trailersH);
+await run('trailers-v', 'synthetic trailer IDs, stacked vertical', 'trailer_id', async () => (await synth()).trailersV);
+await run('boats', 'synthetic boat numbers (US, CA)', 'boat_reg_number', async () => (await synth()).boats);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { containerCheckDigit, isValidContainerCode, resolveContainerCode, SIZE_TYPE } from './iso6346.js';
-import { boatRegistration, odometerReading, trailerId } from './text-types.js';
-import { isValidVin, normaliseVin, resolveVin, vinCheckDigit } from './vin.js';
+import { type CharOptions, containerCheckDigit, isValidContainerCode, resolveContainerCode, resolveContainerOptions, SIZE_TYPE } from './iso6346.js';
+import { boatRegistration, trailerId } from './text-types.js';
+import { hasVinStructure, isValidVin, normaliseVin, resolveVin, vinCheckDigit } from './vin.js';
 
 describe('VIN', () => {
   it.each([
@@ -21,13 +21,42 @@ describe('VIN', () => {
   it('uses the check digit to undo a look-alike misread, least confident first', () => {
     const conf = Array(17).fill(0.99);
     conf[6] = 0.4; // the Z that should be a 2
-    expect(resolveVin('1HGCM8Z633A0O4352', conf)).toEqual({ vin: '1HGCM82633A004352', valid: true, corrections: 1, checked: true });
+    expect(resolveVin('1HGCM8Z633A0O4352', conf)).toEqual({ vin: '1HGCM82633A004352', valid: true, corrections: 2, checked: true });
     expect(resolveVin('1HGCM82633A004352')).toEqual({ vin: '1HGCM82633A004352', valid: true, corrections: 0, checked: true });
   });
 
   it('keeps a European VIN (no check digit) and refuses wrong lengths', () => {
     expect(resolveVin('WVWZZZ1JZXW000001')).toEqual({ vin: 'WVWZZZ1JZXW000001', valid: true, corrections: 0, checked: false });
     expect(resolveVin('1HGCM82633A00435')).toBeUndefined();
+  });
+});
+
+describe('VIN structure (ISO 3779, 49 CFR 565)', () => {
+  it.each([
+    { vin: 'WVWZZZ1JZXW000001', ok: true, why: 'European, serial digits at the end' },
+    { vin: 'JH4KA7561PC008269', ok: true, why: 'Japanese' },
+    { vin: 'VEH1CLE1DENT1F1CA', ok: false, why: 'a label read as 17 characters: no serial digits' },
+    { vin: 'GVWR2948KGPA1NT04', ok: false, why: 'weights line: letters among the last three' },
+    { vin: '1HGCM82633A004352', ok: true, why: 'North American' },
+    { vin: '1HGCM8263UA004352', ok: false, why: 'North American model year U' },
+  ])('$vin: $why', ({ vin, ok }) => {
+    expect(hasVinStructure(vin)).toBe(ok);
+  });
+
+  it.each([
+    { read: 'WVWZZZ1JZXW0000S1', vin: 'WVWZZZ1JZXW000051', corrections: 1, why: 'a letter among the final serial digits' },
+    { read: 'WVWZZZ1JZXWOOOOO1', vin: 'WVWZZZ1JZXW000001', corrections: 5, why: 'O for 0, counted' },
+    { read: 'JH4KA7561PC008269', vin: 'JH4KA7561PC008269', corrections: 0, why: 'as read' },
+  ])('resolves $read: $why', ({ read, vin, corrections }) => {
+    expect(resolveVin(read)).toMatchObject({ vin, valid: true, corrections, checked: false });
+  });
+
+  it.each(['VEHICLEIDENTIFICA', 'THISVEHICLECONFOR', 'MFDBYGENERALMOTOR'])('refuses %s as a valid VIN', (text) => {
+    expect(resolveVin(text)?.valid ?? false).toBe(false);
+  });
+
+  it('counts the changes that make label text fit, so a clean reading outranks it', () => {
+    expect(resolveVin('GVWR2948KGPAINT04')!.corrections).toBeGreaterThanOrEqual(2);
   });
 });
 
@@ -57,10 +86,39 @@ describe('ISO 6346', () => {
   });
 });
 
-describe('odometer, trailer, boat', () => {
-  it.each([['420353', '420353'], ['0 4 2 1 5 8', '042158'], ['12:45', undefined], ['21°C', undefined], ['O12345', '012345'], ['7', undefined]])('odometer %j → %j', (t, r) => {
-    expect(odometerReading(t)).toBe(r);
-  });
-  it.each([['53012', '53012'], ['TRL-4471', 'TRL4471'], ['ACME', undefined]])('trailer %j → %j', (t, r) => expect(trailerId(t)).toBe(r));
+describe('trailer, boat', () => {
+  it.each([
+    ['53012', '53012'], ['TRL-4471', 'TRL4471'], ['ACME', undefined],
+    ['TN2OO', 'TN200'], ['53O12', '53012'], ['HL4O9I2', 'HL40912'], ['1234AB', '1234AB'], ['OI', undefined], ['IO5', 'IO5'],
+  ])('trailer %j → %j', (t, r) => expect(trailerId(t)).toBe(r));
   it.each([['CF 1234 AB', 'CF 1234 AB'], ['FL-4567-XY', 'FL 4567 XY'], ['CF1234AB', 'CF 1234 AB'], ['HELLO', undefined]])('boat %j → %j', (t, r) => expect(boatRegistration(t)).toBe(r));
+});
+
+describe('ISO 6346 from per-character options', () => {
+  /** A reading: each character sure (0.99) unless listed in `unsure` with its runners-up. */
+  const reading = (text: string, unsure: Record<number, Array<[string, number]>> = {}): CharOptions[] =>
+    text.split('').map((c, i) => (unsure[i] ? unsure[i]!.map(([char, prob]) => ({ char, prob })) : [{ char: c, prob: 0.99 }, { char: '#', prob: 0.005 }]));
+
+  it.each([
+    { name: 'a valid reading stays as read', text: 'CSQU3054383', unsure: {}, code: 'CSQU3054383', changes: 0 },
+    { name: 'a letter where a digit belongs is coerced, as a change', text: 'CSQU3O54383', unsure: {}, code: 'CSQU3054383', changes: 1 },
+    { name: 'the runner-up that makes the check digit hold wins', text: 'LXDU1604074', unsure: { 0: [['L', 0.6], ['C', 0.3], ['I', 0.05]] }, code: 'CXDU1604074', changes: 1 },
+    { name: 'a look-alike at an unsure position, without a runner-up', text: 'TGHU0737820', unsure: { 8: [['8', 0.55]] }, code: 'TGHU0737320', changes: 1 },
+    { name: 'a check digit read as a letter (its box) is recomputed', text: 'BEAU265693D', unsure: { 10: [['D', 0.95]] }, code: 'BEAU2656931', changes: 1 },
+    { name: 'an unsure check digit is recomputed', text: 'CSQU3054384', unsure: { 10: [['4', 0.6], ['1', 0.2]] }, code: 'CSQU3054383', changes: 1 },
+    { name: 'a category letter that is not U, J or Z', text: 'TEM05037029', unsure: {}, code: 'TEMU5037029', changes: 1 },
+    { name: 'two unsure positions', text: 'HALU2O8997G', unsure: { 5: [['O', 0.5], ['0', 0.4]], 10: [['G', 0.5], ['6', 0.45]] }, code: 'HALU2089976', changes: 2 },
+  ])('$name', ({ text, unsure, code, changes }) => {
+    expect(resolveContainerOptions(reading(text, unsure as Record<number, Array<[string, number]>>))).toMatchObject({ code, changes });
+  });
+
+  it.each([
+    { name: 'a sure wrong check digit is refused', text: 'CSQU3054384', unsure: {} },
+    { name: 'a runner-up too unlikely to count is refused', text: 'CSQU3054384', unsure: { 10: [['4', 0.99], ['3', 0.001]] } },
+    { name: 'not 11 characters', text: 'CSQU305438', unsure: {} },
+    { name: 'a word, not a code', text: 'MAXGROSSKGS', unsure: {} },
+    { name: 'more changes than allowed', text: 'IGTZOOI8S2I', unsure: {} },
+  ])('$name', ({ text, unsure }) => {
+    expect(resolveContainerOptions(reading(text, unsure as Record<number, Array<[string, number]>>))).toBeUndefined();
+  });
 });

@@ -1,18 +1,15 @@
 /** Grammars of the simpler identifiers the OCR reader extracts. */
 
-/** Odometer: 3 to 7 digits; a decimal tenths wheel may follow. Clocks (12:34), temperatures
- * (21°C) and trip meters (a decimal part on a short number) are not odometers. */
-export function odometerReading(text: string): string | undefined {
-  const t = text.replace(/\s+/g, '').toUpperCase();
-  if (/\d{1,2}:\d{2}/.test(t) || /°|TEMP|[0-9]C$|[0-9]F$/.test(t)) return undefined;
-  if (/TRIP|ODO?\s*A|ODO?\s*B/.test(t) && !/\d{5,}/.test(t)) return undefined;
-  const digits = t.replace(/[OQD]/g, '0').replace(/[IL]/g, '1').replace(/S/g, '5').replace(/B/g, '8').replace(/[^0-9]/g, '');
-  return digits.length >= 3 && digits.length <= 8 ? digits : undefined;
-}
-
-/** Trailer and fleet identifiers: 3 to 12 letters and digits with at least one digit. */
+/** Trailer and fleet identifiers: 3 to 12 letters and digits with at least one digit. Fleet
+ * numbers are a letter prefix and a run of digits, so in the run that starts at the first digit
+ * an O or an I is the 0 or 1 it looks like (TN2OO is TN200). */
 export function trailerId(text: string): string | undefined {
-  const t = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  let t = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const first = t.search(/\d/);
+  if (first >= 0) {
+    const run = /^[0-9OI]+/.exec(t.slice(first))![0];
+    t = t.slice(0, first) + run.replace(/O/g, '0').replace(/I/g, '1') + t.slice(first + run.length);
+  }
   return t.length >= 3 && t.length <= 12 && /\d/.test(t) ? t : undefined;
 }
 

@@ -32,10 +32,21 @@ export function isVinShape(vin: string): boolean {
   return VIN_CHARS.test(vin);
 }
 
-/** North American VINs (first character 1-5) must pass the check digit. */
+/** ISO 3779 structure: the vehicle indicator section ends in digits (the standard wants the last
+ * four numeric; small manufacturers' serials keep at least the last three), and in North America
+ * (49 CFR 565) position 10, the model year, is never U, Z or 0. */
+export function hasVinStructure(vin: string): boolean {
+  if (!isVinShape(vin) || !/\d{3}$/.test(vin)) return false;
+  return !isNorthAmerican(vin) || !/[UZ0]/.test(vin[9]!);
+}
+
+const isNorthAmerican = (vin: string) => /^[1-5]/.test(vin);
+
+/** North American VINs (first character 1-5) must pass the check digit; all must have the
+ * ISO 3779 structure. */
 export function isValidVin(vin: string): boolean {
-  if (!isVinShape(vin)) return false;
-  return !/^[1-5]/.test(vin) || vinCheckDigit(vin) === vin[8];
+  if (!hasVinStructure(vin)) return false;
+  return !isNorthAmerican(vin) || vinCheckDigit(vin) === vin[8];
 }
 
 /** Upper case, no separators, I/O/Q as the digits they must be. */
@@ -43,33 +54,40 @@ export function normaliseVin(text: string): string {
   return text.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/[IOQ]/g, (c) => FORBIDDEN_TO_DIGIT[c]!);
 }
 
+/** Letters read where the structure wants digits (the serial's last characters). */
+const TO_DIGIT: Record<string, string> = { S: '5', B: '8', G: '6', Z: '2', D: '0', T: '7', A: '4', L: '1', J: '1' };
+
 export interface VinReading {
   vin: string;
   /** Whether the check digit (or, outside North America, the structure) holds. */
   valid: boolean;
-  /** Characters changed from what was read. */
+  /** Characters changed from what was read (I, O and Q as digits included). */
   corrections: number;
   /** Whether a check digit confirmed it (North American VINs), not only its shape. */
   checked: boolean;
 }
 
-/** Best VIN from an OCR reading: normalised, then, if the check digit fails, the fewest
- * look-alike swaps (least confident characters first) that make it pass. */
+/** Best VIN from an OCR reading: normalised (I, O, Q and letters in the final serial digits as the
+ * digits they look like), then, if the check digit fails, the fewest look-alike swaps (least
+ * confident characters first) that make it pass. */
 export function resolveVin(text: string, charConfidences: number[] = []): VinReading | undefined {
-  const vin = normaliseVin(text);
-  if (vin.length !== 17) return undefined;
-  const checked = (v: string) => /^[1-5]/.test(v);
-  if (isValidVin(vin)) return { vin, valid: true, corrections: 0, checked: checked(vin) };
+  const raw = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  if (raw.length !== 17) return undefined;
+  let vin = normaliseVin(raw);
+  vin = vin.slice(0, 14) + [...vin.slice(14)].map((c) => TO_DIGIT[c] ?? c).join('');
+  const fixed = [...vin].filter((c, i) => c !== raw[i]).length;
+  const checked = (v: string) => isNorthAmerican(v);
+  if (isValidVin(vin)) return { vin, valid: true, corrections: fixed, checked: checked(vin) };
   // Try single swaps, least confident positions first, then pairs among the six least sure.
   // With confidences, only characters the reader was unsure of may change; the first
   // character (the region, which decides whether a check digit applies) never does.
   const sure = (i: number) => charConfidences.length === 17 && (charConfidences[i] ?? 1) >= 0.85;
   const order = [...Array(17).keys()].filter((i) => i > 0 && !sure(i)).sort((a, b) => (charConfidences[a] ?? 1) - (charConfidences[b] ?? 1));
   const swaps = (s: string, i: number) => (LOOK_ALIKES[s[i]!] ?? []).map((c) => s.slice(0, i) + c + s.slice(i + 1));
-  for (const i of order) for (const v of swaps(vin, i)) if (isValidVin(v)) return { vin: v, valid: true, corrections: 1, checked: true };
+  for (const i of order) for (const v of swaps(vin, i)) if (isValidVin(v)) return { vin: v, valid: true, corrections: fixed + 1, checked: checked(v) };
   const unsure = order.slice(0, 6);
   for (const i of unsure) {
-    for (const v1 of swaps(vin, i)) for (const j of unsure) if (j > i) for (const v2 of swaps(v1, j)) if (isValidVin(v2)) return { vin: v2, valid: true, corrections: 2, checked: true };
+    for (const v1 of swaps(vin, i)) for (const j of unsure) if (j > i) for (const v2 of swaps(v1, j)) if (isValidVin(v2)) return { vin: v2, valid: true, corrections: fixed + 2, checked: checked(v2) };
   }
-  return isVinShape(vin) ? { vin, valid: false, corrections: 0, checked: false } : undefined;
+  return isVinShape(vin) ? { vin, valid: false, corrections: fixed, checked: false } : undefined;
 }

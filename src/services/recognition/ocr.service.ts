@@ -50,6 +50,12 @@ export class OcrService {
   ) {}
 
   async read(account: AccountRow, call: RecognitionCall): Promise<RecognitionResult> {
+    return (await this.readWithBoxes(account, call)).result;
+  }
+
+  /** The same call, also returning the readings with where they were found (the dashboard
+   * draws them over the image). */
+  async readWithBoxes(account: AccountRow, call: RecognitionCall): Promise<{ result: RecognitionResult; readings: TextReading[] }> {
     if (!account.features.includes('ocr')) throw errors.forbidden('OCR is not enabled for this account.', 'feature_disabled');
     const { value: readings, ms } = await countedRecognition(
       this.usage,
@@ -58,7 +64,7 @@ export class OcrService {
     );
     const result = present(call, readings, ms);
     if (call.family === 'ocr') await this.notify(account.id, call.image, result);
-    return result;
+    return { result, readings };
   }
 
   /** Posts the result to the account's OCR webhooks with `file_url`, storing the image only

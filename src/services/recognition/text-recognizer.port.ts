@@ -10,6 +10,9 @@ export interface TextReading {
   orientation: 'horizontal' | 'vertical';
   /** Only for shipping_container: which field of the container marking this is. */
   label?: string;
+  /** Where it was read, in image pixels, when the reader knows (the dashboard draws it; the
+   * API's result does not carry it). */
+  box?: { xmin: number; ymin: number; xmax: number; ymax: number };
 }
 
 /** Reads identifiers of a type from image bytes. Implemented on worker threads. */

@@ -28,6 +28,23 @@ describe('PP-OCR engine', () => {
     expect(lines.map((l) => l.text.replace(/\s/g, ''))).toContain('TRAILER53012');
   });
 
+  it('reads short crops packed side by side on one line as it reads them one by one', async () => {
+    const words = ['TGHU', '0737320', '22G1', 'MAX.WT.', '30.480', 'KGS'];
+    const crops = await Promise.all(words.map(async (w) => decodeImage(await sharp(await rendered(w, 60 + w.length * 40)).extract({ left: 20, top: 50, width: 40 + w.length * 36, height: 90 }).png().toBuffer())));
+    const packed = await engine.recognizeCrops(crops, { pack: true });
+    expect(packed.map((d) => d.text)).toEqual(words);
+    expect(packed.every((d) => d.confidence > 0.8 && d.charConfidences.length === d.text.length)).toBe(true);
+  });
+
+  it('reads a line painted top to bottom in rotated characters, either way round', async () => {
+    const base = await rendered('TEMU 5037029');
+    for (const angle of [90, 270]) {
+      const lines = await engine.readLines(await decodeImage(await sharp(base).rotate(angle).png().toBuffer()), { pack: true });
+      expect(lines.map((l) => l.text.replace(/\s/g, ''))).toContain('TEMU5037029');
+      expect(lines.find((l) => l.text.replace(/\s/g, '') === 'TEMU5037029')?.orientation).toBe('vertical');
+    }
+  });
+
   it('finds nothing in an empty image', async () => {
     const blank = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#808080' } }).png().toBuffer();
     expect(await engine.readLines(await decodeImage(blank))).toEqual([]);

@@ -14,7 +14,7 @@ import { prepareDetectionInput } from './det-preprocess.js';
 import { type CharTable, charsetMask, loadPpOcrCharTable } from './dictionary.js';
 import { type Quad, quadSize } from './geometry.js';
 import type { ReadLinesOptions, RecognizeOptions, TextLine } from './ocr.types.js';
-import { prepareRecognitionBatch } from './rec-preprocess.js';
+import { packRecognitionLines, preparePackedLine, prepareRecognitionBatch, recWidth } from './rec-preprocess.js';
 import { groupCharacterColumns, stackToLine } from './vertical-text.js';
 
 export interface DetectOptions {
@@ -36,6 +36,24 @@ export interface OcrEngine {
 }
 
 export interface OcrEngineOptions extends OnnxSessionOptions {}
+
+function trimSpaces(d: DecodedText): DecodedText {
+  const start = d.text.length - d.text.trimStart().length;
+  const end = d.text.trimEnd().length;
+  if (start === 0 && end === d.text.length) return d;
+  const charConfidences = d.charConfidences.slice(start, end);
+  return {
+    text: d.text.slice(start, end),
+    confidence: charConfidences.length ? charConfidences.reduce((a, b) => a + b, 0) / charConfidences.length : 0,
+    charConfidences,
+    alternatives: d.alternatives.slice(start, end),
+  };
+}
+
+/** Crops up to this wide (at height 48) are packed side by side when packing is asked for. */
+const PACK_MAX_WIDTH = 320;
+
+interface Variant { line: number; crop: RawImage; layout: TextLine['layout']; decoded?: DecodedText }
 
 /** Tall boxes are vertical text (PaddleOCR uses the same 1.5 ratio to rotate crops). */
 const VERTICAL_RATIO = 1.5;
@@ -76,6 +94,20 @@ class PpOcrEngine implements OcrEngine {
   async recognizeCrops(crops: readonly RawImage[], options: RecognizeOptions = {}): Promise<DecodedText[]> {
     const batchSize = options.batchSize ?? 8;
     const mask = options.charset ? this.maskFor(options.charset) : undefined;
+    if (options.pack && crops.length > 1) {
+      // Only short crops share a line: they gain most from it, and a long line (a whole code)
+      // read beside other text can be swayed by it.
+      const short = crops.map((c, i) => i).filter((i) => recWidth(crops[i]!, Infinity) <= PACK_MAX_WIDTH);
+      if (short.length > 1) {
+        const long = crops.map((c, i) => i).filter((i) => recWidth(crops[i]!, Infinity) > PACK_MAX_WIDTH);
+        const packed = await this.recognizePacked(short.map((i) => crops[i]!), mask);
+        const alone = long.length ? await this.recognizeCrops(long.map((i) => crops[i]!), { ...options, pack: false }) : [];
+        const results: DecodedText[] = new Array(crops.length);
+        short.forEach((i, k) => (results[i] = packed[k]!));
+        long.forEach((i, k) => (results[i] = alone[k]!));
+        return results;
+      }
+    }
     // Similar widths in a batch waste less padding.
     const order = crops.map((c, i) => ({ i, r: c.width / Math.max(1, c.height) })).sort((a, b) => a.r - b.r);
     const results: DecodedText[] = new Array(crops.length);
@@ -88,6 +120,24 @@ class PpOcrEngine implements OcrEngine {
         const probs = out.data.subarray(n * frames * classes, (n + 1) * frames * classes);
         results[o.i] = ctcGreedyDecode(probs, frames, classes, this.table.chars, { mask });
       });
+    }
+    return results;
+  }
+
+  /** Short crops side by side on wide lines (see packRecognitionLines), one line per run. */
+  private async recognizePacked(crops: readonly RawImage[], mask: Uint8Array | undefined): Promise<DecodedText[]> {
+    const results: DecodedText[] = new Array(crops.length);
+    for (const line of packRecognitionLines(crops)) {
+      const input = preparePackedLine(crops, line);
+      const out = await runSingle(this.rec, input.data, input.dims);
+      const [, frames = 0, classes = 0] = out.dims;
+      const stride = line.width / Math.max(1, frames);
+      for (const s of line.slots) {
+        const f0 = Math.max(0, Math.floor(s.x0 / stride));
+        const f1 = Math.min(frames, Math.ceil(s.x1 / stride));
+        // The padding between slots may decode as a space: not part of the crop's text.
+        results[s.crop] = trimSpaces(ctcGreedyDecode(out.data.subarray(f0 * classes, f1 * classes), f1 - f0, classes, this.table.chars, { mask }));
+      }
     }
     return results;
   }
@@ -110,48 +160,92 @@ class PpOcrEngine implements OcrEngine {
     let columns: Quad[] = [];
     if (vertical) ({ columns, rest: quads } = groupCharacterColumns(quads));
 
-    interface Variant { line: number; crop: RawImage; layout: TextLine['layout'] }
-    const lines: Array<{ box: Quad; orientation: TextLine['orientation'] }> = [];
-    const variants: Variant[] = [];
-    const horizontal: number[] = [];
-    for (const quad of [...columns, ...quads]) {
+    const lines: Array<{ box: Quad; orientation: TextLine['orientation']; crop: RawImage; column: boolean }> = [];
+    for (const [k, quad] of [...columns, ...quads].entries()) {
       const { width, height } = quadSize(quad);
       const cw = Math.max(1, Math.round(width));
       const chh = Math.max(1, Math.round(height));
       if (cw < 2 || chh < 2) continue;
       const crop = warpQuad(image, quad, cw, chh);
-      const line = lines.length;
-      if (vertical && chh >= cw * VERTICAL_RATIO) {
-        lines.push({ box: quad, orientation: 'vertical' });
-        variants.push({ line, crop: rotateQuarter(crop, 1), layout: 'rotated_ccw' });
-        variants.push({ line, crop: rotateQuarter(crop, 3), layout: 'rotated_cw' });
-        const stacked = stackToLine(crop);
-        if (stacked) variants.push({ line, crop: stacked, layout: 'stacked' });
-      } else {
-        lines.push({ box: quad, orientation: 'horizontal' });
-        horizontal.push(variants.length);
-        variants.push({ line, crop, layout: 'upright' });
-      }
+      const tall = vertical && chh >= cw * VERTICAL_RATIO;
+      lines.push({ box: quad, orientation: tall ? 'vertical' : 'horizontal', crop, column: k < columns.length });
     }
-    if ((options.detectUpsideDown ?? true) && horizontal.length > 0) {
-      const flags = await this.classifyUpsideDown(horizontal.map((v) => variants[v]!.crop));
+    // First pass: horizontal crops as they are or turned 180, tall crops turned the quarter the
+    // angle classifier prefers and laid out as a stack, columns of single characters laid side
+    // by side. The other quarter turn is read only for tall lines whose first reading is weak.
+    const exhaustive = options.exhaustiveVertical ?? false;
+    const first: Variant[] = [];
+    const toClassify: Variant[] = [];
+    const deferred: Variant[] = [];
+    lines.forEach((l, line) => {
+      if (l.orientation === 'horizontal') {
+        const v: Variant = { line, crop: l.crop, layout: 'upright' };
+        first.push(v);
+        if (options.detectUpsideDown ?? true) toClassify.push(v);
+        return;
+      }
+      const ccw: Variant = { line, crop: rotateQuarter(l.crop, 1), layout: 'rotated_ccw' };
+      const stacked = stackToLine(l.crop);
+      const stack: Variant | undefined = stacked ? { line, crop: stacked, layout: 'stacked' } : undefined;
+      if (exhaustive) {
+        first.push(ccw, { line, crop: rotateQuarter(l.crop, 3), layout: 'rotated_cw' });
+        if (stack) first.push(stack);
+      } else if (l.column && stack) {
+        first.push(stack);
+        deferred.push(ccw);
+      } else {
+        // Rotated text and a stack of upright characters can both read confidently as the
+        // other (a stack turned a quarter reads as a short word): read both, one turn only.
+        first.push(ccw);
+        toClassify.push(ccw);
+        if (stack) first.push(stack);
+      }
+    });
+    if (toClassify.length > 0) {
+      const flags = await this.classifyUpsideDown(toClassify.map((v) => v.crop));
       flags.forEach((flip, k) => {
+        const v = toClassify[k]!;
         if (!flip) return;
-        const v = variants[horizontal[k]!]!;
         v.crop = rotateQuarter(v.crop, 2);
-        v.layout = 'upside_down';
+        v.layout = v.layout === 'rotated_ccw' ? 'rotated_cw' : 'upside_down';
       });
     }
-    const decoded = await this.recognizeCrops(variants.map((v) => v.crop), { charset: options.charset });
     const best = new Map<number, { d: DecodedText; layout: TextLine['layout']; score: number }>();
-    variants.forEach((v, k) => {
-      const d = decoded[k]!;
-      const text = d.text.trim();
-      // Longer confident readings win: a rotated stack often reads as one or two junk glyphs.
-      const score = text.length === 0 ? 0 : d.confidence * Math.min(1, 0.5 + text.length / 8);
-      const prev = best.get(v.line);
-      if (!prev || score > prev.score) best.set(v.line, { d, layout: v.layout, score });
-    });
+    const consider = async (variants: Variant[]) => {
+      const decoded = await this.recognizeCrops(variants.map((v) => v.crop), { charset: options.charset, pack: options.pack });
+      variants.forEach((v, k) => {
+        const d = decoded[k]!;
+        v.decoded = d;
+        const text = d.text.trim();
+        // Longer confident readings win: a rotated stack often reads as one or two junk glyphs.
+        const score = text.length === 0 ? 0 : d.confidence * Math.min(1, 0.5 + text.length / 8);
+        const prev = best.get(v.line);
+        if (!prev || score > prev.score) best.set(v.line, { d, layout: v.layout, score });
+      });
+    };
+    await consider(first);
+    if (!exhaustive) {
+      const weak = (line: number, d: DecodedText | undefined) => {
+        if (!d) return true;
+        const { width, height } = quadSize(lines[line]!.box);
+        // A line of rotated characters holds at least about one character per 2 thicknesses.
+        const expected = Math.max(width, height) / Math.max(1, Math.min(width, height)) / 2.5;
+        return d.confidence < 0.85 || d.text.trim().length < Math.min(3, expected);
+      };
+      const second: Variant[] = [];
+      for (const v of deferred) if (weak(v.line, best.get(v.line)?.d)) second.push(v);
+      for (const v of first) {
+        // The other way up, when the classifier turned a line over and it then read poorly
+        // (small text fools the classifier).
+        if (v.layout === 'upside_down' && weak(v.line, v.decoded)) second.push({ line: v.line, crop: lines[v.line]!.crop, layout: 'upright' });
+        // The other quarter turn, when the classifier's choice read poorly (whatever the stack
+        // read: a turned line laid out as a stack can read as confident junk).
+        if ((v.layout === 'rotated_ccw' || v.layout === 'rotated_cw') && weak(v.line, v.decoded)) {
+          second.push({ line: v.line, crop: rotateQuarter(v.crop, 2), layout: v.layout === 'rotated_ccw' ? 'rotated_cw' : 'rotated_ccw' });
+        }
+      }
+      if (second.length > 0) await consider(second);
+    }
     const minConfidence = options.minConfidence ?? 0.3;
     const out: TextLine[] = [];
     lines.forEach((l, i) => {

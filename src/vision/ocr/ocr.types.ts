@@ -29,6 +29,12 @@ export interface ReadLinesOptions {
   detectUpsideDown?: boolean;
   /** Try vertical layouts for tall boxes (default true). */
   vertical?: boolean;
+  /** Read every layout of tall boxes (both quarter turns and the character stack) instead of
+   * the one the angle classifier prefers, with the others only when that reading is weak
+   * (default false: same readings, fewer recogniser runs). */
+  exhaustiveVertical?: boolean;
+  /** Recognise crops packed side by side on wide lines (see RecognizeOptions.pack). */
+  pack?: boolean;
   /** Drop lines below this confidence (default 0.3). */
   minConfidence?: number;
   /** DB thresholds. */
@@ -39,4 +45,7 @@ export interface ReadLinesOptions {
 export interface RecognizeOptions {
   charset?: string;
   batchSize?: number;
+  /** Lay short crops side by side on wide lines and read each line once (default false):
+   * cheaper when there are many short crops. */
+  pack?: boolean;
 }

@@ -42,3 +42,40 @@ export function writeNormalised(img: RawImage, out: Float32Array, offset: number
     }
   }
 }
+
+export interface PackedLine {
+  /** Indices of the crops on this line, left to right, with their columns [x0, x1). */
+  slots: Array<{ crop: number; x0: number; x1: number }>;
+  /** Line width in columns: a multiple of 8 (one CTC frame), padding included. */
+  width: number;
+}
+
+/** Lays short crops side by side on lines of about `lineWidth` columns (at height 48), `gap`
+ * columns of neutral padding apart. The recogniser costs less per column on one wide line than
+ * on many narrow ones padded to 320, and its CTC frames map back to columns, so each crop's
+ * reading can be cut from the frames over its slot. A crop wider than a line gets its own. */
+export function packRecognitionLines(crops: readonly { width: number; height: number }[], lineWidth = 1280, gap = 48): PackedLine[] {
+  const lines: PackedLine[] = [];
+  let end = 0;
+  crops.forEach((c, crop) => {
+    const w = recWidth(c, REC_HEIGHT * 40);
+    let line = lines.at(-1);
+    if (!line || end + gap + w > lineWidth) {
+      line = { slots: [], width: 0 };
+      lines.push(line);
+      end = 0;
+    }
+    const x0 = end + gap;
+    line.slots.push({ crop, x0, x1: x0 + w });
+    end = x0 + w;
+    line.width = Math.ceil((end + gap) / 8) * 8;
+  });
+  return lines;
+}
+
+/** One packed line as a [1, 3, 48, width] tensor. */
+export function preparePackedLine(crops: readonly RawImage[], line: PackedLine, height = REC_HEIGHT): { data: Float32Array; dims: [number, 3, number, number] } {
+  const data = new Float32Array(3 * height * line.width);
+  for (const s of line.slots) writeNormalised(resizeBilinear(crops[s.crop]!, s.x1 - s.x0, height), data, s.x0, line.width);
+  return { data, dims: [1, 3, height, line.width] };
+}

@@ -1,3 +1,4 @@
+import { quadBounds } from '../geometry.js';
 import type { TextLine } from '../ocr.types.js';
 
 export interface Placed {
@@ -8,16 +9,30 @@ export interface Placed {
   h: number;
 }
 
-/** Axis-aligned extent of each line, in reading order (top to bottom, then left to right). */
+/** Full-width letters and digits (the recogniser's dictionary has both forms, and reads a
+ * stack of single characters as full-width) as their ASCII forms, one character for one, so
+ * per-character confidences stay aligned. */
+export function asciiForms(text: string): string {
+  return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+}
+
+/** Axis-aligned extent of each line, in reading order (top to bottom, then left to right);
+ * full-width characters as ASCII. */
 export function placed(lines: TextLine[]): Placed[] {
-  const out = lines.map((line) => {
-    const xs = line.box.map((p) => p.x);
-    const ys = line.box.map((p) => p.y);
-    const x = Math.min(...xs);
-    const y = Math.min(...ys);
-    return { line, x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+  const out = lines.map((raw) => {
+    const line = { ...raw, text: asciiForms(raw.text), alternatives: raw.alternatives.map((alts) => alts.map((a) => ({ ...a, char: asciiForms(a.char) }))) };
+    const b = quadBounds(line.box);
+    return { line, x: b.x0, y: b.y0, w: b.x1 - b.x0, h: b.y1 - b.y0 };
   });
   return out.sort((a, b) => (Math.abs(a.y - b.y) < Math.min(a.h, b.h) / 2 ? a.x - b.x : a.y - b.y));
+}
+
+/** The rectangle around a group of lines, in image pixels. */
+export function extentOf(group: Placed[]): { xmin: number; ymin: number; xmax: number; ymax: number } {
+  return {
+    xmin: Math.round(Math.min(...group.map((p) => p.x))), ymin: Math.round(Math.min(...group.map((p) => p.y))),
+    xmax: Math.round(Math.max(...group.map((p) => p.x + p.w))), ymax: Math.round(Math.max(...group.map((p) => p.y + p.h))),
+  };
 }
 
 /** Lines near each other, in reading order: the pieces of one code painted in parts
@@ -25,6 +40,13 @@ export function placed(lines: TextLine[]): Placed[] {
 export function neighbourGroups(lines: Placed[], maxParts: number): Placed[][] {
   const groups: Placed[][] = lines.map((l) => [l]);
   const near = (a: Placed, b: Placed) => {
+    if (a.line.orientation !== b.line.orientation) return false;
+    if (a.line.orientation === 'vertical') {
+      // Pieces of a column painted top to bottom: the next one below, in the same column.
+      const gapY = b.y - (a.y + a.h);
+      const thick = Math.max(a.w, b.w);
+      return Math.abs(a.x + a.w / 2 - (b.x + b.w / 2)) < thick * 0.8 && gapY > -thick && gapY < thick * 3;
+    }
     const gapX = b.x - (a.x + a.w);
     const sameRow = Math.abs(a.y + a.h / 2 - (b.y + b.h / 2)) < Math.max(a.h, b.h) * 0.7 && gapX > -a.h && gapX < Math.max(a.h, b.h) * 3;
     const below = b.y > a.y && b.y - (a.y + a.h) < Math.max(a.h, b.h) * 1.5 && Math.abs(a.x - b.x) < Math.max(a.w, b.w);

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { textImage, verticalTextImage } from '../../../../test/fixtures/text-images.js';
 import { decodeImage } from '../../image/decode.js';
@@ -18,7 +19,7 @@ describe('text readers', () => {
       { text: 'VIN 1M8GDM9AXKP042788', x: 80, y: 300, size: 56 },
       { text: 'GVWR 2948 KG', x: 80, y: 450, size: 40 },
     ]);
-    expect(await read('vin', img)).toEqual([{ value: '1M8GDM9AXKP042788', confidence: expect.any(Number), orientation: 'horizontal' }]);
+    expect(await read('vin', img)).toEqual([{ value: '1M8GDM9AXKP042788', confidence: expect.any(Number), orientation: 'horizontal', box: expect.objectContaining({ xmin: expect.any(Number) }) }]);
   });
 
   it('shipping_container: code in parts with the size/type code and weights, labelled', async () => {
@@ -42,6 +43,33 @@ describe('text readers', () => {
   it('shipping_container: a code whose check digit does not hold is not reported as a code', async () => {
     const img = await textImage([{ text: 'CSQU 305438 4', x: 200, y: 300, size: 80, bold: true }]);
     expect((await read('shipping_container', img)).find((r) => r.label === 'Serial Number')).toBeUndefined();
+  });
+
+  it('shipping_container: a code painted top to bottom on a door post, in two pieces', async () => {
+    const flat = await textImage([
+      { text: 'TEMU 503', x: 60, y: 140, size: 72, bold: true },
+      { text: '7029', x: 480, y: 140, size: 72, bold: true },
+      { text: '22G1', x: 60, y: 300, size: 64, bold: true },
+    ], 900, 360);
+    const results = await read('shipping_container', await sharp(flat).rotate(90).jpeg().toBuffer());
+    expect(results.find((r) => r.label === 'Serial Number')).toMatchObject({ value: 'TEMU5037029', orientation: 'vertical' });
+  });
+
+  it('shipping_container: a check digit lost in its box is recovered from the rest of the code', async () => {
+    // The boxed check digit reads as a letter (here drawn as one): the other ten characters decide it.
+    const img = await textImage([{ text: 'BEAU 265693 D', x: 200, y: 300, size: 80, bold: true }]);
+    expect((await read('shipping_container', img)).find((r) => r.label === 'Serial Number')?.value).toBe('BEAU2656931');
+  });
+
+  it('shipping_container: every code in a yard photo, small and far away, owner code above serial', async () => {
+    // Capitals about 7 px high at the 960 px first pass: the full-resolution pass reads them.
+    const codes = [['SEKU', '9203379'], ['TEMU', '9545687'], ['SEGU', '9941418']];
+    const img = await textImage(codes.flatMap(([owner, serial], i) => [
+      { text: owner!, x: 300 + i * 600, y: 700, size: 20, bold: true },
+      { text: serial!, x: 300 + i * 600, y: 722, size: 20, bold: true },
+    ]), 1920, 1440);
+    const found = (await read('shipping_container', img)).filter((r) => r.label === 'Serial Number').map((r) => r.value);
+    expect(found.sort()).toEqual(['SEGU9941418', 'SEKU9203379', 'TEMU9545687']);
   });
 
   it('odometer: the prominent mileage, not the clock or the temperature', async () => {

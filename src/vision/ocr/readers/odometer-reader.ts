@@ -1,0 +1,53 @@
+import type { TextReading } from '../../../services/recognition/text-recognizer.port.js';
+import type { RawImage } from '../../image/decode.js';
+import { cropRect } from '../../image/warp.js';
+import { quadBounds } from '../geometry.js';
+import type { OcrEngine } from '../ocr-engine.js';
+import type { TextLine } from '../ocr.types.js';
+import { mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading } from './odometer-rows.js';
+
+const OPTIONS = {
+  minConfidence: 0.3,
+  // Dashboards are photographed upright, and the angle classifier turns drum digits upside down
+  // (016603 read as 0509910); vertical text does not occur on an odometer.
+  detectUpsideDown: false,
+  vertical: false,
+} as const;
+
+function pieces(lines: TextLine[]): RowPiece[] {
+  return lines.map((l) => {
+    const b = quadBounds(l.box);
+    return { text: l.text, confidence: l.confidence, x: b.x0, y: b.y0, w: b.x1 - b.x0, h: b.y1 - b.y0 };
+  });
+}
+
+/**
+ * The mileage on a dashboard photo. A 1280 px detector pass finds the digit rows (odometer digits
+ * are small on a dashboard photo), the row logic picks the odometer, then the row is read again,
+ * digits only, from a crop that reaches right to the next text: the first pass often leaves out
+ * the tenths wheel (a different colour or boxed) and reads drum digits as letters.
+ */
+export async function readOdometer(engine: OcrEngine, image: RawImage): Promise<TextReading[]> {
+  const all = mergeDigitRuns(pieces(await engine.readLines(image, { detLimitSide: 1280, ...OPTIONS })));
+  const top = rankOdometerLines(all)[0];
+  if (!top) return [];
+  const closeUp = await rereadRow(engine, image, top.piece, top.value, all);
+  const chosen = closeUp ?? { value: top.value, confidence: top.confidence };
+  const p = top.piece;
+  const box = { xmin: Math.round(p.x), ymin: Math.round(p.y), xmax: Math.round(p.x + p.w), ymax: Math.round(p.y + p.h) };
+  return [{ value: chosen.value, confidence: chosen.confidence, orientation: 'horizontal', box }];
+}
+
+/** Reads the row's digits again, digits only: the box as detected, and widened to the right up
+ * to the next text on the row (where a tenths wheel the box left out sits). */
+export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece, first: string, all: readonly RowPiece[]): Promise<{ value: string; confidence: number } | undefined> {
+  const onRow = all.filter((q) => q !== p && Math.abs(q.y + q.h / 2 - (p.y + p.h / 2)) < p.h * 0.5);
+  const nextRight = Math.min(...onRow.filter((q) => q.x >= p.x + p.w).map((q) => q.x));
+  const right = Math.min(image.width, p.x + p.w + p.h * 1.0, nextRight);
+  const top = Math.max(0, p.y - p.h * 0.1);
+  const bottom = Math.min(image.height, p.y + p.h * 1.1);
+  const [boxed, widened] = await engine.recognizeCrops([cropRect(image, p.x, p.y, p.w, p.h), cropRect(image, p.x, top, right - p.x, bottom - top)], { charset: '0123456789' });
+  if (!boxed || !widened) return undefined;
+  const value = rowReading(first, boxed.text, widened.text);
+  return value ? { value, confidence: value.length > boxed.text.length ? widened.confidence : boxed.confidence } : undefined;
+}

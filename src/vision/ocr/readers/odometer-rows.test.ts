@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { cleanRowDigits, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, withTenths } from './odometer-rows.js';
+
+const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
+
+describe('gauge scale numbers', () => {
+  it.each([['20', true], ['140', true], ['902', false], ['105', false], ['0', false], ['1000', false]])('isScaleNumber(%j) → %j', (d, r) => expect(isScaleNumber(d)).toBe(r));
+  it.each([['4050', true], ['6080', true], ['100120', true], ['30405080', true], ['230860', false], ['017552', false], ['5040', false], ['120593', false]])('isScaleRun(%j) → %j', (d, r) => expect(isScaleRun(d)).toBe(r));
+});
+
+describe('rankOdometerLines', () => {
+  it.each<[string, RowPiece[], string | undefined]>([
+    ['the long number among scale labels', [piece('20', 100, 100, 30), piece('140', 600, 120, 30), piece('018704', 300, 400, 50), piece('70', 620, 410, 24)], '018704'],
+    ['the odometer, not the trip meter beside its label', [piece('TRIP A', 200, 600, 22), piece('123.4', 300, 598, 28), piece('048213', 300, 480, 50)], '048213'],
+    ['a trip meter printed as large as the odometer loses to the ODO line', [piece('TRIP', 100, 200, 30), piece('4521', 200, 200, 40), piece('ODO', 100, 300, 30), piece('12345', 200, 300, 40)], '12345'],
+    ['a number with km beats one without at the same size', [piece('88821', 100, 100, 40), piece('118668', 400, 300, 40), piece('km', 400 + 6 * 24 + 10, 305, 20)], '118668'],
+    ['clocks, temperatures and speeds are never odometers', [piece('12:45', 100, 100, 60), piece('21°C', 400, 100, 60), piece('120 km/h', 100, 300, 60)], undefined],
+    ['merged scale labels are not a reading', [piece('4050', 300, 300, 40), piece('00094', 300, 400, 30)], '00094'],
+  ])('%s', (_, pieces, want) => {
+    expect(rankOdometerLines(pieces)[0]?.value).toBe(want);
+  });
+});
+
+describe('row digits', () => {
+  it.each([
+    ['01755270', '017552'], // the dial's 70 inside the drum's box
+    ['0198900', '0198900'], // seven digits: kept, nothing says what is extra
+    ['118668', '118668'],
+    ['12', undefined],
+  ])('cleanRowDigits(%j) → %j', (d, r) => expect(cleanRowDigits(d)).toBe(r));
+
+  it.each([
+    ['00769', '007690', '007690'], // the tenths wheel the box left out
+    ['02757', '027572', '027572'],
+    ['018704', '0187047', '0187047'],
+    ['24561', '2456', '24561'], // a shorter wide read does not drop digits
+    ['013407', '0134', '013407'],
+    ['00659', '006951', '00659'], // a different digit is a neighbour, not the tenths
+    ['00659', '0065917', '00659'], // two more digits: not one tenths wheel
+    [undefined, '48249', '48249'],
+  ])('withTenths(%j, %j) → %j', (boxed, widened, r) => expect(withTenths(boxed, widened)).toBe(r));
+});
+
+describe('mergeDigitRuns', () => {
+  it.each<[string, RowPiece[], string[]]>([
+    ['a drum split at a wide gap is one row', [piece('009', 195, 587, 38, 90), piece('39', 268, 593, 31, 60)], ['00939']],
+    ['a scale label beside the drum stays apart', [piece('00659', 235, 528, 38, 208), piece('70', 444, 529, 20, 28)], ['00659', '70']],
+    ['even when as tall as the digits', [piece('189038', 343, 558, 50, 158), piece('120', 510, 579, 39, 64)], ['189038', '120']],
+    ['two scale labels do not make a number', [piece('60', 283, 304, 43, 72), piece('180', 335, 301, 37, 121)], ['60', '180']],
+    ['digits on another row stay apart', [piece('0766', 149, 548, 62, 192), piece('054137', 114, 313, 62, 312)], ['054137', '0766']],
+    ['digits far along the row stay apart', [piece('12345', 100, 100, 40, 120), piece('678', 400, 100, 40, 72)], ['12345', '678']],
+    ['words are not joined', [piece('ODO', 100, 100, 40, 70), piece('12345', 175, 100, 40, 120)], ['ODO', '12345']],
+  ])('%s', (_, pieces, want) => {
+    expect(mergeDigitRuns(pieces).map((p) => p.text).sort()).toEqual([...want].sort());
+  });
+});
+
+describe('rowReading', () => {
+  it.each([
+    ['01989070', '0198900', '0198900', '019890'], // the first pass saw the dial's 70 in the box
+    ['01755270', '01755270', '01755270', '017552'],
+    ['16804', '168044', '1680412', '168044'], // nothing swallowed: the digits-only read decides
+    ['00769', '00769', '007690', '007690'], // and the widened crop adds the tenths
+    ['01989070', '5550', '5550', '5550'], // a digits-only read unlike the first pass is not trimmed by it
+  ])('first %j, boxed %j, widened %j → %j', (first, boxed, widened, want) => expect(rowReading(first, boxed, widened)).toBe(want));
+});

@@ -1,0 +1,153 @@
+/**
+ * Digit-row logic for odometers, pure: which line of a dashboard photo is the total distance,
+ * and which of its pieces belong to the reading.
+ *
+ * An odometer is a row of same-height digit glyphs (a drum or an LCD), usually the longest
+ * number on the dashboard; the gauge scale around it is short round numbers (20, 40 ... 140),
+ * often in the same row as the drum and sometimes merged into its text box.
+ */
+import { odometerLabel, odometerReading } from '../../../domain/text/odometer.js';
+
+export interface RowPiece {
+  text: string;
+  confidence: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface OdometerCandidate {
+  value: string;
+  confidence: number;
+  piece: RowPiece;
+  score: number;
+}
+
+const centreY = (p: RowPiece) => p.y + p.h / 2;
+const sameRow = (a: RowPiece, b: RowPiece) => Math.abs(centreY(a) - centreY(b)) < Math.max(a.h, b.h) * 0.5;
+
+/** The label words near a number: on its row within a few glyph heights, or just above/below. */
+function nearbyLabels(p: RowPiece, all: readonly RowPiece[]): Set<string> {
+  const out = new Set<string>();
+  for (const q of all) {
+    if (q === p) continue;
+    const label = odometerLabel(q.text);
+    if (!label || label === 'other') continue;
+    const gapX = Math.max(q.x - (p.x + p.w), p.x - (q.x + q.w));
+    const gapY = Math.max(q.y - (p.y + p.h), p.y - (q.y + q.h));
+    const beside = sameRow(p, q) && gapX < p.h * 2.5;
+    const stacked = gapY < p.h * 1.2 && gapX < p.h;
+    if (beside || stacked) out.add(label);
+  }
+  return out;
+}
+
+/** Round numbers of two or three digits are gauge scale labels, not distances. */
+export const isScaleNumber = (digits: string) => digits.length <= 3 && /^[1-9]\d?0$/.test(digits);
+
+/** Speedometer dials end below 300 km/h and label every 10 or 20 (a detector may skip one). */
+const MAX_SCALE_VALUE = 300;
+const MAX_SCALE_STEP = 40;
+
+/** Neighbouring scale labels the detector boxed together: "4050", "100120", "30405080" are
+ * round numbers rising by small steps left to right, as on a speedometer arc. */
+export function isScaleRun(digits: string): boolean {
+  const parse = (rest: string, prev: number): boolean => {
+    if (rest === '') return true;
+    for (const len of [2, 3]) {
+      const head = rest.slice(0, len);
+      const n = Number(head);
+      const rises = prev === 0 || (n > prev && n - prev <= MAX_SCALE_STEP);
+      if (head.length === len && isScaleNumber(head) && n <= MAX_SCALE_VALUE && rises && parse(rest.slice(len), n)) return true;
+    }
+    return false;
+  };
+  return digits.length >= 4 && parse(digits, 0);
+}
+
+/**
+ * Cleans a digit-only reading of the odometer row: a scale label the box swallowed on the right
+ * ("01755270": the 70 of the dial) goes when the reading is longer than an odometer shows
+ * (8 digits and more).
+ */
+export function cleanRowDigits(digits: string): string | undefined {
+  const d = digits.length >= 8 && /[1-9]0$/.test(digits) ? digits.slice(0, -2) : digits;
+  return d.length >= 3 && d.length <= 8 ? d : undefined;
+}
+
+/**
+ * Chooses between the row read as the detector boxed it and read from a crop widened to the
+ * right: the wider one wins only when it is the same digits plus one (the tenths wheel the box
+ * left out), so a neighbour caught by the wider crop cannot change the digits already read.
+ */
+export function withTenths(boxed: string | undefined, widened: string | undefined): string | undefined {
+  if (!boxed) return widened && widened.length <= 7 ? widened : undefined;
+  if (widened && widened.length === boxed.length + 1 && widened.startsWith(boxed)) return widened;
+  return boxed;
+}
+
+/**
+ * The row's reading from its three reads: the first pass (any character), the box read again
+ * digits only, and a crop widened to the right. When the first pass shows that the box swallowed
+ * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
+ * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
+ */
+export function rowReading(first: string, boxed: string, widened: string): string | undefined {
+  const firstClean = cleanRowDigits(first);
+  if (firstClean && firstClean !== first && boxed.startsWith(firstClean)) return firstClean;
+  return withTenths(cleanRowDigits(boxed), cleanRowDigits(widened));
+}
+
+/**
+ * Digit pieces the detector split one row into (a drum window with wide gaps between wheels:
+ * "009" and "39" for 00939), joined left to right: same row, about the same glyph height, a gap
+ * smaller than a glyph. Scale labels (round numbers) never join: beside the drum they are as
+ * tall as its digits on some dials.
+ */
+export function mergeDigitRuns(pieces: readonly RowPiece[]): RowPiece[] {
+  const isDigits = (p: RowPiece) => /^[0-9OD]+$/i.test(p.text.replace(/\s/g, '')) && /\d/.test(p.text) && !isScaleNumber(p.text.trim());
+  const used = new Set<RowPiece>();
+  const out: RowPiece[] = [];
+  const byX = [...pieces].sort((a, b) => a.x - b.x);
+  for (const start of byX) {
+    if (used.has(start)) continue;
+    used.add(start);
+    let run = start;
+    if (isDigits(start)) {
+      for (;;) {
+        const next = byX.find((q) => !used.has(q) && isDigits(q) && sameRow(run, q) && q.h > run.h * 0.75 && q.h < run.h * 1.33 && q.x + q.w / 2 > run.x + run.w && q.x - (run.x + run.w) < run.h * 0.6);
+        if (!next) break;
+        used.add(next);
+        const x1 = Math.max(run.x + run.w, next.x + next.w);
+        const y = Math.min(run.y, next.y);
+        const y1 = Math.max(run.y + run.h, next.y + next.h);
+        run = { text: run.text + next.text, confidence: (run.confidence + next.confidence) / 2, x: run.x, y, w: x1 - run.x, h: y1 - y };
+      }
+    }
+    out.push(run);
+  }
+  return out;
+}
+
+/**
+ * Candidates ranked best first. The weight favours tall glyphs (the odometer is printed larger
+ * than trip and scale text, and the detector sees it as one long box), five to seven digits,
+ * a confident reading, an ODO/TOTAL label or a unit beside it; a TRIP label, a round scale
+ * number or a run of them rules a line out.
+ */
+export function rankOdometerLines(pieces: readonly RowPiece[]): OdometerCandidate[] {
+  const out: OdometerCandidate[] = [];
+  for (const p of pieces) {
+    const value = odometerReading(p.text);
+    if (!value) continue;
+    const labels = nearbyLabels(p, pieces);
+    if (labels.has('trip') && !labels.has('odometer')) continue;
+    if (isScaleNumber(value) || isScaleRun(value)) continue;
+    const n = value.length;
+    const lengthFactor = n >= 5 && n <= 7 ? 1 : n === 4 || n === 8 ? 0.6 : 0.35;
+    const labelFactor = labels.has('odometer') ? 1.6 : labels.has('unit') ? 1.3 : 1;
+    out.push({ value, confidence: p.confidence, piece: p, score: p.h * lengthFactor * labelFactor * (0.5 + p.confidence / 2) });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
