@@ -14,11 +14,11 @@ import { decodeImage } from '../src/vision/image/decode.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
-import { loadPlateSets } from './lib/plates-bench-data.js';
+import { DEFAULT_DATA_DIR, loadPlateSets } from './lib/plates-dataset.js';
 import { exactKey, formatRow, iou, looseKey, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { flag } from './lib/stats.js';
 
-const dataDir = flag('data', '../shared/datasets')!;
+const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const limit = Number(flag('limit', '0'));
 const wantedSets = flag('sets')?.split(',');
 const modes = (flag('modes', 'normal,fast')!.split(',')) as Array<PlateReadOptions['mode']>;

@@ -51,3 +51,25 @@ export async function loadPlateCrops(dataDir: string): Promise<PlateCropItem[]> 
   const m = await manifest<{ file: string; state: string; plate: string }>(dir);
   return m.items.map((it) => ({ file: path.join(dir, it.file), state: it.state.toLowerCase(), plate: it.plate }));
 }
+
+/** One labeled plate of a bench set. */
+export interface PlateSample {
+  /** us, eu, br for scenes; us for crops. */
+  region: string;
+  file: string;
+  plate: string;
+  /** Labeled plate box (scenes only). */
+  box?: PlateBox;
+}
+
+/** The bench's sets: `scenes-us`, `scenes-eu`, `scenes-br` (whole photos) and `crops-us`. */
+export async function loadPlateSets(dataDir: string): Promise<Record<string, PlateSample[]>> {
+  const scenes = await loadPlateScenes(dataDir);
+  const crops = await loadPlateCrops(dataDir);
+  const out: Record<string, PlateSample[]> = {};
+  for (const r of ['us', 'eu', 'br'] as const) {
+    out[`scenes-${r}`] = scenes.filter((s) => s.region === r).map(({ file, region, plate, box }) => ({ file, region, plate, box }));
+  }
+  out['crops-us'] = crops.map(({ file, plate }) => ({ file, region: 'us', plate }));
+  return out;
+}

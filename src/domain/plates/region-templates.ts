@@ -13,15 +13,41 @@ export const REGION_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   'us-ny': ['AAA9999'], // ABC1234 (Excelsior series)
   'us-fl': ['AAAA99', '999AAA', 'AAA9A9', '99AAAA'], // ABCD12, 123ABC, ABC1D2 (rotating series)
   'us-pa': ['AAA9999'], // ABC1234
-  'us-il': ['AA99999', 'A999999'], // AB12345
+  'us-il': ['AA99999', 'A999999', '9999999'], // AB12345; A123456; 1234567 (older numeric series)
+  'us-nh': ['9999999', '999999'], // 1234567: numeric passenger series
+  'us-de': ['999999', '99999'], // 123456: numeric plates
   'us-oh': ['AAA9999'], // ABC1234
-  'us-nj': ['A99AAA', 'AAA9999'], // A12BCD; newer ABC1234 style also seen
+  'us-nj': ['A99AAA', 'AAA99A'], // A12BCD; ABC12D
   'us-ga': ['AAA9999'], // ABC1234
   'us-va': ['AAA9999'], // ABC1234
   'us-wa': ['AAA9999'], // ABC1234
   'us-az': ['AAA9999'], // ABC1234
-  'us-ma': ['9AAA99', '999AA9', '9AA999'], // 1ABC23; 123AB4; 1AB234
+  'us-ma': ['9AAA99', '999AA9', '9AA999', '99AA99'], // 1ABC23; 123AB4; 1AB234; 12AB34
   'us-mi': ['AAA9999', '9AAA99'], // ABC1234; 1ABC23
+  'us-mo': ['AA9A9A'], // AB1 C2D
+  'us-md': ['9AA9999', 'AAA999'], // 1AB2345; older ABC123
+  'us-nc': ['AAA9999'], // ABC-1234
+  'us-al': ['9A9999A'], // 1A2345B: county number first
+  'us-ak': ['AAA999'], // ABC 123
+  'us-ar': ['999AAA'], // 123 ABC
+  'us-co': ['999AAA', 'AAAA99', 'AAAA999'], // 123-ABC; ABC-D12; ABC-D123
+  'us-ct': ['999AAA', 'AA99999'], // 123-ABC; AB-12345
+  'us-ia': ['999AAA', 'AAA999'], // 123 ABC; ABC 123
+  'us-ks': ['999AAA'], // 123 ABC
+  'us-ky': ['999AAA'], // 123 ABC
+  'us-nv': ['999A99', '999AAA'], // 123 A45; 123 ABC
+  'us-tn': ['999AAA', 'A999AA'], // 123 ABC; A12 34B
+  'us-wi': ['999AAA', 'AAA9999'], // 123-ABC; ABC-1234
+  'us-ok': ['999AAA', 'AAA999'], // 123-ABC; ABC-123
+  'us-la': ['AAA999'], // ABC 123
+  'us-mn': ['AAA999', '999AAA'], // ABC 123; 123 ABC
+  'us-ms': ['AAA999'], // ABC 123
+  'us-nd': ['AAA999'], // ABC 123
+  'us-nm': ['AAA999', '999AAA'], // ABC-123; 123-ABC
+  'us-vt': ['AAA999'], // ABC 123
+  'us-sc': ['AAA999'], // ABC 123
+  'us-hi': ['AAA999'], // ABC 123
+  'us-or': ['AAA999', '999AAA'], // ABC 123; 123 ABC
   // Brazil: old grey plates ABC1234, Mercosur ABC1D23 (fourth position becomes a letter).
   br: ['AAA9999', 'AAA9A99'],
   // United Kingdom (since 2001): AB12CDE; Northern Ireland ABC1234.

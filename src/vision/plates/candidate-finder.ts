@@ -1,3 +1,4 @@
+import { quadBounds, quadCentre, quadSize } from '../image/quad.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 export interface DetectedText {
@@ -19,16 +20,9 @@ interface Line {
 }
 
 function describe(d: DetectedText): Line {
-  const [a, b, c, e] = d.quad;
-  const w = Math.max(Math.hypot(b.x - a.x, b.y - a.y), Math.hypot(c.x - e.x, c.y - e.y));
-  const h = Math.max(Math.hypot(e.x - a.x, e.y - a.y), Math.hypot(c.x - b.x, c.y - b.y));
-  const xs = d.quad.map((p) => p.x);
-  const ys = d.quad.map((p) => p.y);
-  return {
-    quad: d.quad, score: d.score, w, h,
-    cx: xs.reduce((s, v) => s + v, 0) / 4, cy: ys.reduce((s, v) => s + v, 0) / 4,
-    x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys),
-  };
+  const { width: w, height: h } = quadSize(d.quad);
+  const { x: cx, y: cy } = quadCentre(d.quad);
+  return { quad: d.quad, score: d.score, w, h, cx, cy, ...quadBounds(d.quad) };
 }
 
 /** Plate text lines are a few characters long: between about 1.3 and 8 times as wide as tall. */

@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import { quadBounds } from '../image/quad.js';
 import { cropRect } from '../image/warp.js';
 import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
 import { detectionView } from './detection-view.js';
@@ -13,18 +14,12 @@ export interface TextDetector {
 const CLOSEUP_TEXT_HEIGHT = 36;
 const CLOSEUP_MAX_SIDE = 640;
 
-function bounds(quads: readonly Quad[]) {
-  const xs = quads.flatMap((q) => q.map((p) => p.x));
-  const ys = quads.flatMap((q) => q.map((p) => p.y));
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-}
-
 /** Detects text again in a close-up of the candidate, from full-resolution pixels: the first
  * pass saw small plates at half scale or less, so its boxes are loose and may join the plate
  * number with the frame's dealer text. Returns the close-up's plate-like lines (in image
  * pixels) that lie within the candidate, or the candidate itself when none does. */
 export async function refineCandidate(image: RawImage, candidate: PlateCandidate, detector: TextDetector): Promise<PlateCandidate[]> {
-  const b = bounds(candidate.lines);
+  const b = quadBounds(candidate.lines.flat());
   const w = b.x1 - b.x0;
   const h = b.y1 - b.y0;
   const lineHeight = h / candidate.lines.length;

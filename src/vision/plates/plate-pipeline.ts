@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import { quadBounds, quadSize } from '../image/quad.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
 import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
@@ -14,26 +15,51 @@ export interface PlateOcr extends CropRecognizer {
   detect(image: RawImage, options?: { detLimitSide?: number; boxThreshold?: number; unclipRatio?: number }): Promise<DetectedText[]>;
 }
 
-interface ModeSettings {
+interface PassSettings {
   /** Longer side of the detector input. */
   detSide: number;
-  /** Candidates re-read per image. */
+  /** Small images (plate crops) are enlarged at most this much for the detector: more only
+   * makes their large characters larger, at up to nine times the detector's cost. */
+  maxUpscale: number;
+  /** Candidates re-read per pass. */
   candidates: number;
   boxThreshold: number;
-  /** Accepted plate lengths (alphanumerics). */
-  minLength: number;
-  maxLength: number;
   /** How many of the best candidates get a close-up detection before they are read. */
   refine: number;
 }
 
-const MODES: Record<PlateMode, ModeSettings> = {
-  normal: { detSide: 960, candidates: 6, boxThreshold: 0.6, minLength: 4, maxLength: 8, refine: 3 },
+interface ModeSettings {
+  /** Detection passes, coarse to fine: a finer pass runs only when the coarser ones found no
+   * plate they are sure of (most photos have a plate large enough for the coarse pass). */
+  passes: PassSettings[];
+  /** Accepted plate lengths (alphanumerics). */
+  minLength: number;
+  maxLength: number;
+  /** Margin around each text line before it is read, in line heights (left/right, top/bottom). */
+  readPadding: { x: number; y: number };
+  /** A plate a pass read at this score or above (grammar-weighted: a specific region format
+   * read with high confidence, or a generic one read with very high confidence) ends the
+   * search: the finer passes would only cost time. */
+  sureScore: number;
+}
+
+export const MODES: Record<PlateMode, ModeSettings> = {
+  normal: {
+    passes: [
+      { detSide: 640, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 2 },
+      { detSide: 960, maxUpscale: 2, candidates: 6, boxThreshold: 0.6, refine: 3 },
+    ],
+    minLength: 4,
+    maxLength: 8,
+    readPadding: { x: 0.1, y: 0.05 },
+    sureScore: 0.88,
+  },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up.
-  fast: { detSide: 640, candidates: 3, boxThreshold: 0.6, minLength: 4, maxLength: 8, refine: 1 },
-  // Recall first: a looser detector, more candidates, short plates kept.
-  redaction: { detSide: 960, candidates: 16, boxThreshold: 0.45, minLength: 2, maxLength: 10, refine: 8 },
+  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8 },
+  // Recall first: a looser detector, more candidates, short plates kept, every pass.
+  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8 },
 };
+
 
 export const MAX_CANDIDATES_PER_PLATE = 10;
 
@@ -42,9 +68,8 @@ export const MAX_CANDIDATES_PER_PLATE = 10;
 const REFINE_BELOW = 40;
 
 function textBounds(quads: readonly Quad[]): Box {
-  const xs = quads.flatMap((q) => q.map((p) => p.x));
-  const ys = quads.flatMap((q) => q.map((p) => p.y));
-  return { xmin: Math.min(...xs), ymin: Math.min(...ys), xmax: Math.max(...xs), ymax: Math.max(...ys) };
+  const b = quadBounds(quads.flat());
+  return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
 }
 
 /** The plate around its text: characters fill most of a plate's width and about half its
@@ -61,8 +86,7 @@ function plateBox(text: Box, lineHeight: number, width: number, height: number):
 }
 
 function lineHeight(quads: readonly Quad[]): number {
-  const hs = quads.map((q) => Math.max(Math.hypot(q[3].x - q[0].x, q[3].y - q[0].y), Math.hypot(q[2].x - q[1].x, q[2].y - q[1].y)));
-  return Math.max(...hs);
+  return Math.max(...quads.map((q) => quadSize(q).height));
 }
 
 const round3 = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 1000) / 1000;
@@ -73,7 +97,57 @@ export interface PlatePipeline {
 
 /** Finds plate-like text regions, re-reads them with the plate charset and lets the region
  * grammars pick each reading. */
+type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box };
+
 export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder): PlatePipeline {
+  /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
+   * every candidate re-read from full-resolution pixels and scored by the grammars. */
+  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions): Promise<RankedPlate[]> {
+    const view = await detectionView(image, pass.detSide, pass.maxUpscale);
+    const found = await ocr.detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold });
+    const texts = found.map((t) => ({
+      score: t.score,
+      quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
+    }));
+    let candidates = findPlateCandidates(texts, image.height, pass.candidates).filter((c) => c.dscore >= options.thresholdD);
+    if (pass.refine > 0) {
+      const refined: typeof candidates = [];
+      for (const [i, c] of candidates.entries()) {
+        // Only text the detector saw small has loose boxes worth a close-up.
+        const seen = lineHeight(c.lines) / Math.max(view.scaleX, view.scaleY);
+        refined.push(...(i < pass.refine && seen < REFINE_BELOW ? (await refineCandidate(image, c, ocr)).slice(0, 2) : [c]));
+      }
+      candidates = refined;
+    }
+    const readings = await rereadCandidates(image, candidates, ocr, mode.readPadding);
+    const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
+    const plates: RankedPlate[] = [];
+    for (const { candidate, chars } of readings) {
+      const ranked = scoreReading(chars, options).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
+      const top = ranked[0];
+      if (!top || top.score < thresholdO) continue;
+      const textBox = textBounds(candidate.lines);
+      if (isOverlayText(top.plate, textBox, image.height)) continue;
+      const height = lineHeight(candidate.lines);
+      const seen = new Set<string>();
+      const list = ranked.filter((r) => !seen.has(r.plate) && seen.add(r.plate)).slice(0, MAX_CANDIDATES_PER_PLATE);
+      plates.push({
+        box: plateBox(textBox, height, image.width, image.height),
+        textBox,
+        lineHeight: height,
+        plate: top.plate.toLowerCase(),
+        region: { code: top.region.code, score: round3(top.region.score) },
+        score: round3(top.score),
+        candidates: list.map((r) => ({ plate: r.plate.toLowerCase(), score: round3(r.score) })),
+        dscore: round3(candidate.dscore),
+        vehicle: undefined,
+        // Grammar-matching, plate-like readings first.
+        rank: top.score * (0.5 + 0.5 * candidate.dscore) * (top.matched ? 1 : 0.8),
+      });
+    }
+    return plates;
+  }
+
   return {
     async read(image, options) {
       const mode = MODES[options.mode] ?? MODES.normal;
@@ -81,47 +155,10 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const vehicles = vehicleFinder && (options.strictDetection || options.mmc) ? vehicleFinder.detect(image) : undefined;
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
       vehicles?.catch(() => undefined);
-      const view = await detectionView(image, mode.detSide);
-      const found = await ocr.detect(view.image, { detLimitSide: mode.detSide, boxThreshold: mode.boxThreshold });
-      const texts = found.map((t) => ({
-        score: t.score,
-        quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
-      }));
-      let candidates = findPlateCandidates(texts, image.height, mode.candidates).filter((c) => c.dscore >= options.thresholdD);
-      if (mode.refine > 0) {
-        const refined: typeof candidates = [];
-        for (const [i, c] of candidates.entries()) {
-          // Only text the first pass saw small has loose boxes worth a close-up.
-          const seen = lineHeight(c.lines) / Math.max(view.scaleX, view.scaleY);
-          refined.push(...(i < mode.refine && seen < REFINE_BELOW ? (await refineCandidate(image, c, ocr)).slice(0, 2) : [c]));
-        }
-        candidates = refined;
-      }
-      const readings = await rereadCandidates(image, candidates, ocr);
-      const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
-      const plates: Array<PlateReading & { rank: number; lineHeight: number; textBox: Box }> = [];
-      for (const { candidate, chars } of readings) {
-        const ranked = scoreReading(chars, options).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
-        const top = ranked[0];
-        if (!top || top.score < thresholdO) continue;
-        const textBox = textBounds(candidate.lines);
-        if (isOverlayText(top.plate, textBox, image.height)) continue;
-        const height = lineHeight(candidate.lines);
-        const seen = new Set<string>();
-        const list = ranked.filter((r) => !seen.has(r.plate) && seen.add(r.plate)).slice(0, MAX_CANDIDATES_PER_PLATE);
-        plates.push({
-          box: plateBox(textBox, height, image.width, image.height),
-          textBox,
-          lineHeight: height,
-          plate: top.plate.toLowerCase(),
-          region: { code: top.region.code, score: round3(top.region.score) },
-          score: round3(top.score),
-          candidates: list.map((r) => ({ plate: r.plate.toLowerCase(), score: round3(r.score) })),
-          dscore: round3(candidate.dscore),
-          vehicle: undefined,
-          // Grammar-matching, plate-like readings first.
-          rank: top.score * (0.5 + 0.5 * candidate.dscore) * (top.matched ? 1 : 0.8),
-        });
+      const plates: RankedPlate[] = [];
+      for (const pass of mode.passes) {
+        plates.push(...(await readPass(image, pass, mode, options)));
+        if (plates.some((p) => p.score >= mode.sureScore)) break;
       }
       plates.sort((a, b) => b.rank - a.rank);
       const kept = dropSubordinateText(dedupePlates(plates)).map(({ rank: _rank, lineHeight: _h, textBox: _t, ...p }) => p);

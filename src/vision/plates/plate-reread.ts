@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import { quadCentre, quadSize } from '../image/quad.js';
 import { warpQuad } from '../image/warp.js';
 import type { CharOption } from './plate-scoring.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
@@ -24,16 +25,10 @@ export interface CandidateReading {
   chars: CharOption[][];
 }
 
-function quadSize(q: Quad): { w: number; h: number } {
-  const d = (i: number, j: number) => Math.hypot(q[i]!.x - q[j]!.x, q[i]!.y - q[j]!.y);
-  return { w: Math.max(d(0, 1), d(3, 2)), h: Math.max(d(0, 3), d(1, 2)) };
-}
-
 /** Grows a quad around its centre: `px` of its height on the left and right, `py` above and below. */
 export function padQuad(q: Quad, px: number, py: number): Quad {
-  const cx = (q[0].x + q[1].x + q[2].x + q[3].x) / 4;
-  const cy = (q[0].y + q[1].y + q[2].y + q[3].y) / 4;
-  const { w, h } = quadSize(q);
+  const { x: cx, y: cy } = quadCentre(q);
+  const { width: w, height: h } = quadSize(q);
   const sx = (w + 2 * px * h) / Math.max(1, w);
   const sy = (h + 2 * py * h) / Math.max(1, h);
   // Axes of the quad, so a tilted plate is padded along its own directions.
@@ -52,7 +47,7 @@ export function padQuad(q: Quad, px: number, py: number): Quad {
 }
 
 export function cutLine(image: RawImage, quad: Quad): RawImage {
-  const { w, h } = quadSize(quad);
+  const { width: w, height: h } = quadSize(quad);
   const scale = h < READ_HEIGHT ? READ_HEIGHT / Math.max(1, h) : 1;
   return warpQuad(image, quad, Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale)));
 }

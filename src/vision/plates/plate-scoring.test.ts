@@ -55,3 +55,26 @@ describe('expandReading', () => {
     expect(out.map((o) => o.text)).toContain('A8');
   });
 });
+
+describe('scoreReading with the region grammar', () => {
+  it('reads G as 6 where the Missouri format (AB1 C2D) wants a digit and the recogniser was unsure', () => {
+    const chars = [...'PK2V'].map((c) => [{ char: c, prob: 0.97 }]);
+    chars.push([{ char: 'G', prob: 0.6 }, { char: '6', prob: 0.35 }], [{ char: 'M', prob: 0.97 }]);
+    expect(scoreReading(chars, none)[0]).toMatchObject({ plate: 'PK2V6M', matched: true, region: { code: 'us' } });
+    expect(scoreReading(chars, { ...none, regions: ['us'] })[0]?.plate).toBe('PK2V6M');
+  });
+
+  it('keeps a confident G where both readings fit a format', () => {
+    // GHP995 (LLLDDD) and 6HP995 (DLLDDD) are both US shapes: the recogniser decides.
+    expect(scoreReading(read('GHP995', 0.95, { 0: '6' }), { ...none, regions: ['us'] })[0]?.plate).toBe('GHP995');
+  });
+});
+
+describe('unsure characters', () => {
+  it('keeps an unsure first letter when the plate fits a format with it as well as without', () => {
+    // OUQ6314 (ABC1234) and UQ6314 (AB1234) are both plate shapes: dropping a character the
+    // recogniser saw, even unsure, needs more evidence than that.
+    const chars = [[{ char: 'O', prob: 0.4 }, { char: 'D', prob: 0.3 }], ...read('UQ6314')];
+    expect(scoreReading(chars, none)[0]?.plate).toBe('OUQ6314');
+  });
+});

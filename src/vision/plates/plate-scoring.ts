@@ -1,4 +1,11 @@
-import { CONFUSIONS, regionLabel, templatesFor } from './plate-grammar.js';
+import { bestRegionFit } from '../../domain/plates/region-fit.js';
+
+/** Characters the recogniser mixes up, both ways (which of the pair a slot wants is the
+ * region grammar's call). */
+const CONFUSIONS: Readonly<Record<string, string>> = {
+  O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', B: '8', G: '6', T: '7', A: '4',
+  '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '8': 'B', '6': 'G', '7': 'T', '4': 'A',
+};
 
 export interface CharOption {
   char: string;
@@ -44,6 +51,9 @@ function positionOptions(alts: readonly CharOption[]): CharOption[] {
 /** A character this unsure may be a bolt, a frame edge or a sticker: the reading without it
  * is a hypothesis too, as likely as the character is not. */
 const SKIP_BELOW = 0.6;
+/** How likely the omission is, per unit of the character's doubt: below 1, so that a character
+ * the recogniser saw is kept when the plate fits a format with it as well as without it. */
+const SKIP_WEIGHT = 0.6;
 
 /** The most probable strings a per-character reading allows (beam search over alternatives
  * and the omission of unsure characters). */
@@ -53,7 +63,7 @@ export function expandReading(chars: readonly (readonly CharOption[])[]): Array<
     const opts = positionOptions(alts);
     if (opts.length === 0) continue;
     const top = opts[0]!.prob;
-    if (top < SKIP_BELOW) opts.push({ char: '', prob: (1 - top) * 0.9 });
+    if (top < SKIP_BELOW) opts.push({ char: '', prob: (1 - top) * SKIP_WEIGHT });
     const next: typeof beam = [];
     for (const b of beam) for (const o of opts) next.push({ text: b.text + o.char, logp: b.logp + Math.log(Math.max(1e-6, o.prob)) });
     next.sort((a, b) => b.logp - a.logp);
@@ -64,7 +74,7 @@ export function expandReading(chars: readonly (readonly CharOption[])[]): Array<
 
 /** Ranks the strings a reading allows by confidence and fit to the region grammars. */
 export function scoreReading(chars: readonly (readonly CharOption[])[], options: ScoringOptions): ScoredPlate[] {
-  const templates = templatesFor(options.regions, options.strictRegion);
+  const scope = { regions: options.regions.map((r) => r.toLowerCase()), strict: options.strictRegion };
   const formats = options.textFormats.flatMap((f) => {
     try {
       return [new RegExp(f, 'i')];
@@ -77,30 +87,22 @@ export function scoreReading(chars: readonly (readonly CharOption[])[], options:
   for (const { text, logp } of expandReading(chars)) {
     // Per position of the reading, so that dropping a character is not free.
     const confidence = Math.exp(logp / Math.max(1, chars.length));
-    let weight = 0;
-    let code = '';
-    for (const tpl of templates) {
-      if (!tpl.pattern.test(text)) continue;
-      // A template of a region the client named beats an equally specific foreign one.
-      const w = tpl.weight * (tpl.preferred || !hinted ? 1 : 0.75);
-      if (w > weight) {
-        weight = w;
-        code = tpl.code;
-      }
-    }
+    const fit = bestRegionFit(text, scope);
+    let weight = fit?.weight ?? 0;
+    const code = fit?.code ?? '';
     const formatHit = formats.some((re) => re.test(text));
     if (formatHit) weight = Math.max(weight, 1.2);
     const matched = weight > 0;
     if (options.strictRegion && hinted && !matched) continue;
     let factor = matched ? 0.7 + 0.3 * Math.min(1, weight) : 0.7;
     // Formats the client gave outrank the built-in grammars.
-    if (formats.length > 0 && !formatHit) factor *= 0.85;
+    if (formats.length > 0 && !formatHit) factor *= 0.8;
     const score = confidence * factor;
     out.push({
       plate: text,
       score,
       matched,
-      region: { code: code ? regionLabel(code, options.regions) : (options.regions[0]?.toLowerCase() ?? 'unknown'), score: matched ? confidence * Math.min(1, weight) : 0 },
+      region: { code: code || (options.regions[0]?.toLowerCase() ?? 'unknown'), score: matched ? confidence * Math.min(1, weight) : 0 },
     });
   }
   return out.sort((a, b) => b.score - a.score);

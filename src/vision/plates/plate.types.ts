@@ -1,10 +1,8 @@
-export interface Point {
-  x: number;
-  y: number;
-}
+import type { Quad } from '../image/quad.js';
 
+export type { Point } from '../image/warp.js';
 /** Corners clockwise from top-left, in image pixels. */
-export type Quad = [Point, Point, Point, Point];
+export type { Quad };
 
 /** A text region that may be a plate, in full-image pixels. */
 export interface PlateCandidate {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { bestRegionFit, FOREIGN_FACTOR, GENERIC_WEIGHT, hasShape, LETTERS_ONLY_WEIGHT } from './region-fit.js';
+
+describe('hasShape', () => {
+  it.each([
+    ['AB1C2D', 'AA9A9A', true],
+    ['AB1C2D', 'AA9A99', false],
+    ['ABC123', 'XXXXXX', true],
+    ['ABC123', 'XXXXX', false],
+    ['0BC123', 'AAA999', false],
+  ])('%s has the shape %s: %s', (text, template, out) => expect(hasShape(text, template)).toBe(out));
+});
+
+describe('bestRegionFit', () => {
+  it.each([
+    // [text, regions, strict, code, weight]
+    ['AB1C2D', [], false, 'us', 1], // Missouri AB1 C2D: a state format, reported as the country
+    ['8ABC123', ['us-ca'], false, 'us-ca', 1],
+    ['ABC1234', ['us'], false, 'us', 1], // a state's format counts for its country
+    ['ABC1234', ['br'], false, 'br', 1],
+    ['ABC1D23', ['br'], true, 'br', 1], // Mercosur
+    ['AB12CDE', ['br'], false, 'gb', FOREIGN_FACTOR], // fits only a region the client did not name
+    ['TX12345', ['us-tx'], false, 'us-tx', GENERIC_WEIGHT], // the country's generic shape under a state
+    ['GEORGIA', [], false, 'us', LETTERS_ONLY_WEIGHT], // a word fits only the generic shape
+    ['1234BCD', ['es'], true, 'es', 1],
+    ['ABCD123', ['ca-on'], false, 'ca-on', 1],
+    ['ABC123D', ['mx'], false, 'mx', 1],
+    ['1AB2CD', ['au-vic'], false, 'au-vic', 1],
+  ] as const)('%s under %j (strict %s) fits %s at %s', (text, regions, strict, code, weight) => {
+    expect(bestRegionFit(text, { regions, strict })).toEqual({ code, weight });
+  });
+
+  it('fits nothing outside the named regions when strict', () => {
+    expect(bestRegionFit('AB12CDE', { regions: ['br'], strict: true })).toBeNull();
+    expect(bestRegionFit('ABC1234', { regions: ['zz'], strict: true })).toBeNull();
+  });
+
+  it('prefers a named region over an equally specific foreign one', () => {
+    // ABC1234 is also a US, German and Northern Irish shape.
+    expect(bestRegionFit('ABC1234', { regions: ['gb'], strict: false })).toEqual({ code: 'gb', weight: 1 });
+  });
+});

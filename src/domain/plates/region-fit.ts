@@ -1,0 +1,89 @@
+import { REGION_TEMPLATES, countryOf, templatesFor } from './region-templates.js';
+
+export interface RegionScope {
+  /** Region codes the client named (`us-ca`, `br`), lower case. */
+  regions: readonly string[];
+  /** Only formats of the named regions count (`config.region: "strict"`). */
+  strict: boolean;
+}
+
+export interface RegionFit {
+  /** The named region the format answers for (`us-ca` for a US format under `us-ca`), else
+   * the format's country: a state cannot be told from the shape alone. */
+  code: string;
+  /** 1 for a specific national or state format, less for generic shapes and for regions the
+   * client did not name. */
+  weight: number;
+}
+
+/** Generic shapes (`X` slots) catch any 5..8 characters, including words: they count for less. */
+export const GENERIC_WEIGHT = 0.45;
+/** All letters in a generic shape: vanity plates exist, but state names and dealer words are
+ * far more common on a photo. */
+export const LETTERS_ONLY_WEIGHT = 0.2;
+/** A region the client did not name, when it named some: its specific formats count for less
+ * than a named region's format read with one look-alike swap. */
+export const FOREIGN_FACTOR = 0.4;
+
+/** True when `text` has the template's shape exactly: `A` a letter, `9` a digit, `X` either. */
+export function hasShape(text: string, template: string): boolean {
+  if (text.length !== template.length) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const t = template[i]!;
+    const digit = c >= '0' && c <= '9';
+    if ((t === '9' && !digit) || (t === 'A' && digit)) return false;
+  }
+  return true;
+}
+
+interface ScopedTemplate { region: string; template: string; named: string | undefined }
+
+const cache = new Map<string, ScopedTemplate[]>();
+
+/** Templates to try for a scope: those of the named regions (a state brings its country's),
+ * then, unless strict, every other region's. */
+function scopedTemplates(scope: RegionScope): ScopedTemplate[] {
+  const key = `${scope.strict}|${scope.regions.join(',')}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const out: ScopedTemplate[] = [];
+  const seen = new Set<string>();
+  for (const named of scope.regions) {
+    for (const t of templatesFor(named)) {
+      out.push({ ...t, named });
+      seen.add(`${t.region}|${t.template}`);
+    }
+    // A country named: its states' formats are its formats too.
+    if (!named.includes('-')) {
+      for (const [region, list] of Object.entries(REGION_TEMPLATES)) {
+        if (countryOf(region) !== named || region === named) continue;
+        for (const template of list) if (!seen.has(`${region}|${template}`)) out.push({ region, template, named });
+      }
+    }
+  }
+  if (!scope.strict) {
+    for (const [region, list] of Object.entries(REGION_TEMPLATES)) {
+      for (const template of list) if (!seen.has(`${region}|${template}`)) out.push({ region, template, named: undefined });
+    }
+  }
+  if (cache.size > 256) cache.clear();
+  cache.set(key, out);
+  return out;
+}
+
+/** The best region format `text` (upper case A-Z0-9) fits as it is, or null. Look-alike swaps
+ * (O/0, B/8) are the caller's hypotheses: it asks once per spelling. */
+export function bestRegionFit(text: string, scope: RegionScope): RegionFit | null {
+  const hinted = scope.regions.length > 0;
+  const hasDigit = /[0-9]/.test(text);
+  let best: RegionFit | null = null;
+  for (const { region, template, named } of scopedTemplates(scope)) {
+    if (!hasShape(text, template)) continue;
+    const generic = template.includes('X');
+    let weight = generic ? (hasDigit ? GENERIC_WEIGHT : LETTERS_ONLY_WEIGHT) : 1;
+    if (hinted && !named) weight *= FOREIGN_FACTOR;
+    if (!best || weight > best.weight) best = { code: named ?? countryOf(region), weight };
+  }
+  return best;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../image/decode.js';
+import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
+import { createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
+import type { Quad } from './plate.types.js';
+
+const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
+  regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6,
+  strictDetection: false, mmc: false, ...over,
+});
+
+const blank = (width: number, height: number): RawImage => ({ data: Buffer.alloc(width * height * 3, 128), width, height, channels: 3 });
+
+/** An OCR engine that sees one plate-shaped line in the middle of whatever it is shown and
+ * reads it as `text` with `confidence` per character; it records the detector sizes asked for. */
+function fakeOcr(text: string, confidence: number) {
+  const detSides: number[] = [];
+  const ocr: PlateOcr = {
+    async detect(image, opts) {
+      detSides.push(opts?.detLimitSide ?? 960);
+      // Tall enough (in detector pixels) that no close-up is needed.
+      const cx = image.width / 2;
+      const cy = image.height / 2;
+      const quad: Quad = [{ x: cx - 120, y: cy - 25 }, { x: cx + 120, y: cy - 25 }, { x: cx + 120, y: cy + 25 }, { x: cx - 120, y: cy + 25 }];
+      return [{ quad, score: 0.9 }];
+    },
+    async recognizeCrops(crops) {
+      return crops.map(() => ({
+        text,
+        charConfidences: [...text].map(() => confidence),
+        alternatives: [...text].map((c) => [{ char: c, prob: confidence }]),
+      }));
+    },
+  };
+  return { ocr, detSides };
+}
+
+describe('plate pipeline passes', () => {
+  it('stops after the coarse pass when it reads a plate it is sure of', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(detSides).toEqual([640]);
+  });
+
+  it('runs the finer pass when the coarse one is unsure, and reports the plate once', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(detSides).toEqual([640, 960]);
+  });
+
+  it('fast mode detects once, whatever it read', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
+    await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(detSides).toEqual([640]);
+  });
+});
