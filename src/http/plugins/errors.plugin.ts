@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../services/errors.js';
-import { StorageFullError } from '../../storage/blobs/blob-store.js';
+import { StorageFullError, StorageUnavailableError } from '../../storage/blobs/blob-store.js';
 import { isDatabaseUnavailable } from '../../storage/db/unavailable.js';
 import { ImageDecodeError } from '../../vision/image/decode.js';
 import { errorBody, type ErrorFamily } from '../error-shapes.js';
@@ -33,6 +33,9 @@ function classify(err: FastifyError | AppError | Error): { status: number; code:
   if (err instanceof ImageDecodeError) return { status: 400, code: `image_${err.reason}`, message: err.message, headers: {} };
   if (err instanceof StorageFullError) {
     return { status: 503, code: 'storage_full', message: 'Storage is full: the upload was not kept. Try again later.', headers: { 'retry-after': '60' } };
+  }
+  if (err instanceof StorageUnavailableError) {
+    return { status: 503, code: 'storage_unavailable', message: 'The image store is unavailable: the upload was not kept. Try again shortly.', headers: { 'retry-after': '5' } };
   }
   if (isDatabaseUnavailable(err)) {
     return { status: 503, code: 'database_unavailable', message: 'The database is unavailable: nothing was changed. Try again shortly.', headers: { 'retry-after': '5' } };

@@ -12,3 +12,10 @@ export interface BlobStore {
 export class StorageFullError extends Error {
   override name = 'StorageFullError';
 }
+
+/** The store cannot be reached right now (connection refused or lost, a 5xx from the object
+ * store): the same request may succeed in a moment. Kept apart from database errors, whose
+ * network codes look the same, so the answer names the part that is down. */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+}

@@ -60,6 +60,29 @@ describe('S3BlobStore', () => {
     }
   });
 
+  it('answers 503 storage_unavailable (not database_unavailable) while the object store is down, and keeps nothing', async () => {
+    const { buildTestApp } = await import('../../../test/helpers/test-app.js');
+    const { sceneJpeg } = await import('../../../test/fixtures/images.js');
+    const { multipartBody } = await import('../../../test/helpers/multipart.js');
+    const { freePort } = await import('../../../test/helpers/processes.js');
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
+    // Nothing listens on this port: every call to the store is refused.
+    const t = await buildTestApp({ BLOB_URL: 's3://vigil-test/down', S3_ENDPOINT: `http://127.0.0.1:${await freePort()}` });
+    try {
+      const a = await t.account();
+      const lic = await t.container.licenses.create({ accountId: a.id, size: 1, expiration: new Date(Date.now() + 86_400_000) });
+      const { payload, headers } = await multipartBody({ upload: { bytes: await sceneJpeg(160, 120, 4) }, camera_id: 'DOWN' });
+      const res = await t.app.inject({ method: 'POST', url: '/v1/camera-monitoring/create-log/', payload, headers: { ...headers, ...a.auth } });
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json()).toMatchObject({ code: 'storage_unavailable' });
+      expect(res.headers['retry-after']).toBeDefined();
+      const logs = await t.app.inject({ url: `/v1/camera-monitoring/${lic.id}/cameras/DOWN/logs/`, headers: a.auth });
+      expect(logs.statusCode === 404 || logs.json().length === 0, logs.body).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+
   it.each(['s3://b', 'http://bucket/x', 's3://UPPER/x'])('refuses the URL %s', (url) => {
     expect(() => parseS3Url(url)).toThrow(/Invalid S3 URL/);
   });

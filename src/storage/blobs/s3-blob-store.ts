@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { BlobStore } from './blob-store.js';
+import { StorageUnavailableError, type BlobStore } from './blob-store.js';
 
 export interface S3Location {
   bucket: string;
@@ -26,13 +26,15 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: bytes }));
+    await this.reach(() => this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: bytes })));
   }
 
   async get(key: string): Promise<Buffer | undefined> {
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) }));
-      return Buffer.from(await res.Body!.transformToByteArray());
+      return await this.reach(async () => {
+        const res = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) }));
+        return Buffer.from(await res.Body!.transformToByteArray());
+      });
     } catch (err) {
       if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
       throw err;
@@ -40,16 +42,39 @@ export class S3BlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) }));
+    await this.reach(() => this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.key(key) })));
   }
 
   async deletePrefix(prefix: string): Promise<void> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: `${this.key(prefix)}/`, ContinuationToken: token }));
+      const page = await this.reach(() => this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: `${this.key(prefix)}/`, ContinuationToken: token })));
       const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key! }));
-      if (keys.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: keys } }));
+      if (keys.length) await this.reach(() => this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: keys } })));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
   }
+
+  /** Runs one call to the store; a store that cannot be reached becomes StorageUnavailableError
+   * (other errors, such as a missing key or denied access, pass through unchanged). */
+  private async reach<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (isUnreachable(err)) throw new StorageUnavailableError(`The object store cannot be reached: ${(err as Error).message}`, { cause: err });
+      throw err;
+    }
+  }
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+
+function isUnreachable(err: unknown): boolean {
+  const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; errors?: unknown[] };
+  if (e?.code && NETWORK_CODES.has(e.code)) return true;
+  if (e?.name === 'TimeoutError' || e?.name === 'RequestTimeout') return true;
+  // Node's fetch-style AggregateError (IPv4 and IPv6 both refused).
+  if (Array.isArray(e?.errors) && e.errors.some(isUnreachable)) return true;
+  const status = e?.$metadata?.httpStatusCode;
+  return status !== undefined && status >= 500;
 }
