@@ -32,17 +32,18 @@ export class AlertService {
     const last = (await this.alerts.lastAlertedStatus(camera.id)) as LogStatus | null;
     if (!alertFor(last, status)) return undefined;
     let alert = await this.alerts.findOpen(camera.license_id, now);
-    if (!alert) {
-      const windowClosesAt = now + this.options.groupWindowSeconds * 1000;
-      alert = await this.alerts.create({ accountId: camera.account_id, licenseId: camera.license_id, windowClosesAt }, now);
-      await this.queue.enqueue('alert.dispatch', { alertId: alert.id }, { runAt: windowClosesAt });
-    }
+    const opened = !alert;
+    const windowClosesAt = now + this.options.groupWindowSeconds * 1000;
+    if (!alert) alert = await this.alerts.create({ accountId: camera.account_id, licenseId: camera.license_id, windowClosesAt }, now);
     const tags = await this.cameras.tagsOf([camera.id]);
     await this.alerts.addCamera({
       alert_id: alert.id, camera_id: camera.id, serial: camera.serial, name: camera.name, status,
       anomalies: JSON.stringify(change.anomalies), tags: JSON.stringify(tags.get(camera.id) ?? []),
       snapshot_image_id: change.snapshotImageId, reference_image_id: camera.reference_image_id, created_at: now,
     });
+    // Only once the alert has its camera: a runner may claim the job the moment it is enqueued
+    // (at once when there is no grouping window), and an empty alert would be sent to nobody.
+    if (opened) await this.queue.enqueue('alert.dispatch', { alertId: alert.id }, { runAt: windowClosesAt });
     return alert.id;
   }
 
