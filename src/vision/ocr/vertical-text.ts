@@ -111,33 +111,48 @@ export function stackToLine(img: RawImage): RawImage | null {
   return { data: out, width: outW, height: outH, channels: ch };
 }
 
-/** Groups single-character boxes that the detector found one by one in a vertical column
- * (same width band, centres aligned, small vertical gaps) and returns each group's union box. */
+/** Groups the pieces of a column painted top to bottom into one box: single-character boxes
+ * the detector found one by one, and the tall boxes it found for runs of the column (it often
+ * cuts a stack in two or three, or leaves a character on its own). Pieces are linked when
+ * their centres line up, their widths match and the vertical gap is under a character. A
+ * column is kept with at least `minChars` single characters or with at least one tall piece
+ * among two or more; each column's union box is returned. */
 export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { columns: Quad[]; rest: Quad[] } {
   const items = quads.map((q, i) => ({ i, b: quadBounds(q) }));
-  const isCharLike = (b: ReturnType<typeof quadBounds>) => {
-    const w = b.x1 - b.x0, h = b.y1 - b.y0;
-    return h > 0 && w / h < 1.6 && w / h > 0.25;
-  };
+  const width = (b: Bounds) => b.x1 - b.x0;
+  const height = (b: Bounds) => b.y1 - b.y0;
+  const isCharLike = (b: Bounds) => height(b) > 0 && width(b) / height(b) < 1.6 && width(b) / height(b) > 0.25;
+  const isTall = (b: Bounds) => height(b) >= width(b) * 1.5;
+  // Height of one character: a box's own height, or for a tall run about its width.
+  const charHeight = (b: Bounds) => (isTall(b) ? Math.min(height(b), width(b) * 1.4) : height(b));
   const used = new Set<number>();
   const columns: Quad[] = [];
-  const sorted = items.filter((it) => isCharLike(it.b)).sort((a, b) => a.b.y0 - b.b.y0);
+  const sorted = items.filter((it) => isCharLike(it.b) || isTall(it.b)).sort((a, b) => a.b.y0 - b.b.y0);
+  const links = (last: Bounds, cand: Bounds) => {
+    const dx = Math.abs((cand.x0 + cand.x1) / 2 - (last.x0 + last.x1) / 2);
+    const gap = cand.y0 - last.y1;
+    const lh = charHeight(last), ch = charHeight(cand);
+    const wide = Math.max(width(last), width(cand));
+    // Characters of one column: similar heights when both are single, similar widths when a
+    // run is involved (a narrow 1 beside a run of wide digits still lines up on its centre).
+    const alike = isTall(last) || isTall(cand)
+      ? Math.min(width(last), width(cand)) > wide * 0.35 && ch < lh * 2 && ch > lh * 0.5
+      : ch < lh * 2 && ch > lh * 0.5;
+    return alike && dx < wide * 0.5 && gap < Math.max(lh, ch) * 0.8 && gap > -0.8 * Math.min(lh, ch);
+  };
   for (const seed of sorted) {
     if (used.has(seed.i)) continue;
     const chain = [seed];
     let last = seed;
     for (const cand of sorted) {
       if (used.has(cand.i) || chain.includes(cand) || cand.b.y0 < last.b.y0) continue;
-      const lw = last.b.x1 - last.b.x0, lh = last.b.y1 - last.b.y0;
-      const cw = cand.b.x1 - cand.b.x0, ch = cand.b.y1 - cand.b.y0;
-      const dx = Math.abs((cand.b.x0 + cand.b.x1) / 2 - (last.b.x0 + last.b.x1) / 2);
-      const gap = cand.b.y0 - last.b.y1;
-      if (dx < Math.max(lw, cw) * 0.5 && gap < Math.max(lh, ch) * 0.8 && gap > -0.3 * lh && ch < lh * 2 && ch > lh * 0.5) {
+      if (links(last.b, cand.b)) {
         chain.push(cand);
         last = cand;
       }
     }
-    if (chain.length >= minChars) {
+    const tall = chain.filter((c) => isTall(c.b)).length;
+    if ((tall === 0 && chain.length >= minChars) || (tall > 0 && chain.length >= 2)) {
       chain.forEach((c) => used.add(c.i));
       const x0 = Math.min(...chain.map((c) => c.b.x0)), x1 = Math.max(...chain.map((c) => c.b.x1));
       const y0 = Math.min(...chain.map((c) => c.b.y0)), y1 = Math.max(...chain.map((c) => c.b.y1));
@@ -146,3 +161,5 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
   }
   return { columns, rest: quads.filter((_, i) => !used.has(i)) };
 }
+
+type Bounds = ReturnType<typeof quadBounds>;
