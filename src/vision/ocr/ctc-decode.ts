@@ -11,6 +11,16 @@ export interface DecodedText {
   /** Per character, the best few classes at the frame where it peaked: lets a grammar swap a
    * character for the runner-up (O for 0) with evidence rather than guesswork. */
   alternatives: CharCandidate[][];
+  /** Per character, the columns where the recogniser saw it: from the first to past the last
+   * CTC frame it won, in crop pixels when the engine decoded it (frames otherwise). Shows the
+   * spacing of the characters: a glyph apart from an evenly spaced run, or one twice as wide.
+   * Absent from engines that cannot tell (Tesseract words). */
+  charSpans?: CharSpan[];
+}
+
+export interface CharSpan {
+  x0: number;
+  x1: number;
 }
 
 export interface CtcOptions {
@@ -18,23 +28,29 @@ export interface CtcOptions {
   mask?: Uint8Array;
   /** How many candidates to keep per character. */
   topK?: number;
+  /** Columns per frame and column of frame 0, to give charSpans in crop pixels (default 1, 0). */
+  frameWidth?: number;
+  frameOffset?: number;
 }
 
 /** Greedy CTC decode of one sequence: [frames x classes] probabilities, blank at index 0.
  * Repeated classes collapse unless a blank separates them. */
 export function ctcGreedyDecode(probs: Float32Array, frames: number, classes: number, chars: readonly string[], options: CtcOptions = {}): DecodedText {
-  const { mask, topK = 3 } = options;
+  const { mask, topK = 3, frameWidth = 1, frameOffset = 0 } = options;
   let text = '';
   const charConfidences: number[] = [];
   const alternatives: CharCandidate[][] = [];
+  const charSpans: CharSpan[] = [];
   let prev = 0;
   let curBestProb = 0;
   let curBestFrame = -1;
-  const flush = () => {
+  let curFirstFrame = 0;
+  const flush = (end: number) => {
     if (prev === 0 || curBestFrame < 0) return;
     text += chars[prev] ?? '';
     charConfidences.push(curBestProb);
     alternatives.push(topClasses(probs, curBestFrame * classes, classes, chars, mask, topK));
+    charSpans.push({ x0: frameOffset + curFirstFrame * frameWidth, x1: frameOffset + end * frameWidth });
   };
   for (let t = 0; t < frames; t++) {
     const base = t * classes;
@@ -49,18 +65,19 @@ export function ctcGreedyDecode(probs: Float32Array, frames: number, classes: nu
       }
     }
     if (best !== prev) {
-      flush();
+      flush(t);
       prev = best;
       curBestProb = bestP;
       curBestFrame = t;
+      curFirstFrame = t;
     } else if (bestP > curBestProb) {
       curBestProb = bestP;
       curBestFrame = t;
     }
   }
-  flush();
+  flush(frames);
   const confidence = charConfidences.length ? charConfidences.reduce((a, b) => a + b, 0) / charConfidences.length : 0;
-  return { text, confidence, charConfidences, alternatives };
+  return { text, confidence, charConfidences, alternatives, charSpans };
 }
 
 function topClasses(probs: Float32Array, base: number, classes: number, chars: readonly string[], mask: Uint8Array | undefined, k: number): CharCandidate[] {

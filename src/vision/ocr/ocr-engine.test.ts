@@ -36,6 +36,19 @@ describe('PP-OCR engine', () => {
     expect(packed.every((d) => d.confidence > 0.8 && d.charConfidences.length === d.text.length)).toBe(true);
   });
 
+  it('says where each character sits in its crop, read alone or packed beside others', async () => {
+    const text = '048213';
+    const crop = await decodeImage(await sharp(await rendered(text, 60 + text.length * 40)).extract({ left: 20, top: 50, width: 40 + text.length * 36, height: 90 }).png().toBuffer());
+    const short = await decodeImage(await sharp(await rendered('KM', 140)).extract({ left: 20, top: 50, width: 100, height: 90 }).png().toBuffer());
+    for (const pack of [false, true]) {
+      const [d] = await engine.recognizeCrops([crop, short], { pack });
+      expect(d!.text).toBe(text);
+      const centres = d!.charSpans!.map((s) => (s.x0 + s.x1) / 2);
+      // The monospace glyphs start 20 px into the crop and advance about 34 px each.
+      centres.forEach((c, i) => expect(Math.abs(c - (20 + 17 + i * 34))).toBeLessThan(10));
+    }
+  });
+
   it('reads a line painted top to bottom in rotated characters, either way round', async () => {
     const base = await rendered('TEMU 5037029');
     for (const angle of [90, 270]) {

@@ -47,6 +47,7 @@ function trimSpaces(d: DecodedText): DecodedText {
     confidence: charConfidences.length ? charConfidences.reduce((a, b) => a + b, 0) / charConfidences.length : 0,
     charConfidences,
     alternatives: d.alternatives.slice(start, end),
+    charSpans: d.charSpans?.slice(start, end),
   };
 }
 
@@ -118,7 +119,10 @@ class PpOcrEngine implements OcrEngine {
       const [, frames = 0, classes = 0] = out.dims;
       slice.forEach((o, n) => {
         const probs = out.data.subarray(n * frames * classes, (n + 1) * frames * classes);
-        results[o.i] = ctcGreedyDecode(probs, frames, classes, this.table.chars, { mask });
+        // Frames cover batch columns; the crop was scaled to recWidth of them.
+        const crop = crops[o.i]!;
+        const frameWidth = (batch.dims[3] / Math.max(1, frames)) * (crop.width / recWidth(crop, batch.dims[3]));
+        results[o.i] = ctcGreedyDecode(probs, frames, classes, this.table.chars, { mask, frameWidth });
       });
     }
     return results;
@@ -135,8 +139,10 @@ class PpOcrEngine implements OcrEngine {
       for (const s of line.slots) {
         const f0 = Math.max(0, Math.floor(s.x0 / stride));
         const f1 = Math.min(frames, Math.ceil(s.x1 / stride));
+        const scale = crops[s.crop]!.width / (s.x1 - s.x0);
+        const framing = { frameWidth: stride * scale, frameOffset: (f0 * stride - s.x0) * scale };
         // The padding between slots may decode as a space: not part of the crop's text.
-        results[s.crop] = trimSpaces(ctcGreedyDecode(out.data.subarray(f0 * classes, f1 * classes), f1 - f0, classes, this.table.chars, { mask }));
+        results[s.crop] = trimSpaces(ctcGreedyDecode(out.data.subarray(f0 * classes, f1 * classes), f1 - f0, classes, this.table.chars, { mask, ...framing }));
       }
     }
     return results;
