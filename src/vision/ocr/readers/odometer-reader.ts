@@ -17,7 +17,7 @@ const OPTIONS = {
 function pieces(lines: TextLine[]): RowPiece[] {
   return lines.map((l) => {
     const b = quadBounds(l.box);
-    return { text: l.text, confidence: l.confidence, x: b.x0, y: b.y0, w: b.x1 - b.x0, h: b.y1 - b.y0 };
+    return { text: l.text, confidence: l.confidence, charConfidences: l.charConfidences, x: b.x0, y: b.y0, w: b.x1 - b.x0, h: b.y1 - b.y0 };
   });
 }
 
@@ -39,15 +39,18 @@ export async function readOdometer(engine: OcrEngine, image: RawImage): Promise<
 }
 
 /** Reads the row's digits again, digits only: the box as detected, and widened to the right up
- * to the next text on the row (where a tenths wheel the box left out sits). */
+ * to the next text on the row (where a tenths wheel the box left out sits). Both keep the box's
+ * height: the detector's box already has a margin, and more takes in the scale labels around
+ * the drum window (a 70 beside the tenths wheel read as one more digit). */
 export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece, first: string, all: readonly RowPiece[]): Promise<{ value: string; confidence: number } | undefined> {
   const onRow = all.filter((q) => q !== p && Math.abs(q.y + q.h / 2 - (p.y + p.h / 2)) < p.h * 0.5);
   const nextRight = Math.min(...onRow.filter((q) => q.x >= p.x + p.w).map((q) => q.x));
   const right = Math.min(image.width, p.x + p.w + p.h * 1.0, nextRight);
-  const top = Math.max(0, p.y - p.h * 0.1);
-  const bottom = Math.min(image.height, p.y + p.h * 1.1);
-  const [boxed, widened] = await engine.recognizeCrops([cropRect(image, p.x, p.y, p.w, p.h), cropRect(image, p.x, top, right - p.x, bottom - top)], { charset: '0123456789' });
+  const [boxed, widened] = await engine.recognizeCrops([cropRect(image, p.x, p.y, p.w, p.h), cropRect(image, p.x, p.y, right - p.x, p.h)], { charset: '0123456789' });
   if (!boxed || !widened) return undefined;
-  const value = rowReading(first, boxed.text, widened.text);
+  // The first pass's per-character confidences line up with its reading only when it read digits alone.
+  const firstRead = { text: first, confidences: p.text === first ? p.charConfidences : undefined };
+  const read = (d: typeof boxed) => ({ text: d.text, confidences: d.charConfidences, spans: d.charSpans });
+  const value = rowReading(firstRead, read(boxed), read(widened));
   return value ? { value, confidence: value.length > boxed.text.length ? widened.confidence : boxed.confidence } : undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRowDigits, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, withTenths } from './odometer-rows.js';
+import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withoutWindowEdge, withTenths } from './odometer-rows.js';
 
 const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
 
@@ -55,12 +55,46 @@ describe('mergeDigitRuns', () => {
   });
 });
 
+/** A digits-only read: glyph centres `pitch` apart from `start` (in glyph heights), all sure unless told. */
+const read = (text: string, confidences: number[] = [...text].map(() => 0.99), centres: number[] = [...text].map((_, i) => 0.4 + i * 0.6)): DigitRead => ({
+  text,
+  confidences,
+  spans: centres.map((c) => ({ x0: c - 0.1, x1: c + 0.1 })),
+});
+
+describe('withoutWindowEdge', () => {
+  it.each<[string, DigitRead, string]>([
+    ['an unsure 1 squeezed against the first drum digit is the window edge', read('124721', [0.6, 0.99, 0.99, 0.95, 0.99, 0.92], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '24721'],
+    ['a sure leading 1 is a digit, however close', read('120593', [0.99, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '120593'],
+    ['an unsure 1 one drum pitch from the next digit is a digit', read('118668', [0.7, 0.99, 0.99, 0.99, 0.99, 0.99]), '118668'],
+    ['a leading digit other than 1 stays', read('024721', [0.3, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '024721'],
+    ['without positions nothing is dropped', { text: '124721', confidences: [0.6, 0.99, 0.99, 0.95, 0.99, 0.92] }, '124721'],
+  ])('%s', (_, r, want) => expect(withoutWindowEdge(r).text).toBe(want));
+});
+
+describe('surerDigits', () => {
+  it.each<[string, DigitRead, DigitRead, string]>([
+    ['the first pass, clearly surer of the tenths, settles it', read('006591', [0.99, 0.99, 0.99, 0.99, 0.99, 0.62]), read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.32]), '006591'],
+    ['a first pass about as unsure keeps the digits-only read', read('006591', [0.99, 0.99, 0.99, 0.99, 0.99, 0.4]), read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.32]), '006590'],
+    ['reads of different lengths are not aligned', read('00659', [0.99, 0.99, 0.99, 0.99, 0.99]), read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.32]), '006590'],
+    ['without the first pass confidences the read stands', { text: '006591' }, read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.32]), '006590'],
+  ])('%s', (_, first, r, want) => expect(surerDigits(first, r).text).toBe(want));
+});
+
 describe('rowReading', () => {
+  const plain = (text: string): DigitRead => ({ text });
   it.each([
     ['01989070', '0198900', '0198900', '019890'], // the first pass saw the dial's 70 in the box
     ['01755270', '01755270', '01755270', '017552'],
     ['16804', '168044', '1680412', '168044'], // nothing swallowed: the digits-only read decides
     ['00769', '00769', '007690', '007690'], // and the widened crop adds the tenths
     ['01989070', '5550', '5550', '5550'], // a digits-only read unlike the first pass is not trimmed by it
-  ])('first %j, boxed %j, widened %j → %j', (first, boxed, widened, want) => expect(rowReading(first, boxed, widened)).toBe(want));
+  ])('first %j, boxed %j, widened %j → %j', (first, boxed, widened, want) => expect(rowReading(plain(first), plain(boxed), plain(widened))).toBe(want));
+
+  it('drops the window edge from both close reads before adding the tenths', () => {
+    const edge = [0.6, 0.99, 0.99, 0.99, 0.99, 0.99];
+    const boxed = read('100539', edge, [0.05, 0.35, 1.0, 1.65, 2.3, 2.95]);
+    const widened = read('1005392', [...edge, 0.9], [0.05, 0.35, 1.0, 1.65, 2.3, 2.95, 3.6]);
+    expect(rowReading(plain('1005393'), boxed, widened)).toBe('005392');
+  });
 });

@@ -7,10 +7,13 @@
  * often in the same row as the drum and sometimes merged into its text box.
  */
 import { odometerLabel, odometerReading } from '../../../domain/text/odometer.js';
+import type { CharSpan } from '../ctc-decode.js';
 
 export interface RowPiece {
   text: string;
   confidence: number;
+  /** Per character of text, when the recogniser gave them. */
+  charConfidences?: number[];
   x: number;
   y: number;
   w: number;
@@ -87,16 +90,64 @@ export function withTenths(boxed: string | undefined, widened: string | undefine
   return boxed;
 }
 
+/** One reading of the row: its digits, how sure the recogniser was of each, and where each was
+ * seen in the crop (see DecodedText.charSpans). */
+export interface DigitRead {
+  text: string;
+  confidences?: readonly number[];
+  spans?: readonly CharSpan[];
+}
+
+/** The window edge read as a digit is far less sure than a printed one. */
+const WINDOW_EDGE_MAX_CONFIDENCE = 0.85;
+/** ...and closer to the first drum digit than the drums are to each other. */
+const WINDOW_EDGE_MAX_GAP = 0.75;
+
+/**
+ * Drops a leading "1" that is the edge of the drum window: an unsure 1 squeezed against the first
+ * digit, closer to it than the digits are spaced along the drum. A printed leading 1 is read
+ * surely and sits one drum pitch from the next digit.
+ */
+export function withoutWindowEdge(read: DigitRead): DigitRead {
+  const { text, confidences, spans } = read;
+  if (text[0] !== '1' || text.length < 4 || !confidences || !spans || spans.length !== text.length) return read;
+  if ((confidences[0] ?? 1) >= WINDOW_EDGE_MAX_CONFIDENCE) return read;
+  const centres = spans.map((s) => (s.x0 + s.x1) / 2);
+  const steps = centres.slice(2).map((c, i) => c - centres[i + 1]!).sort((a, b) => a - b);
+  const pitch = steps[Math.floor(steps.length / 2)]!;
+  if (centres[1]! - centres[0]! >= pitch * WINDOW_EDGE_MAX_GAP) return read;
+  return { text: text.slice(1), confidences: confidences.slice(1), spans: spans.slice(1) };
+}
+
+/** How much surer the first pass must be of a digit to overrule the digits-only read. */
+const FIRST_PASS_MARGIN = 0.15;
+
+/**
+ * Per character, the first pass's digit where it was clearly surer than the digits-only read of
+ * the same digits: forced to digits, an unclear tenths wheel (a 1 on a white drum) can fall to
+ * whichever digit it resembles least badly. Only a read of the same length is aligned.
+ */
+export function surerDigits(first: DigitRead, read: DigitRead): DigitRead {
+  const fc = first.confidences;
+  const rc = read.confidences;
+  if (!fc || !rc || first.text.length !== read.text.length || fc.length !== first.text.length) return read;
+  const text = [...read.text].map((c, i) => (/\d/.test(first.text[i]!) && (fc[i] ?? 0) > (rc[i] ?? 0) + FIRST_PASS_MARGIN ? first.text[i]! : c)).join('');
+  return { ...read, text };
+}
+
 /**
  * The row's reading from its three reads: the first pass (any character), the box read again
  * digits only, and a crop widened to the right. When the first pass shows that the box swallowed
  * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
  * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
+ * Otherwise a window edge read as a leading 1 goes, and the first pass settles the digits it was
+ * clearly surer of.
  */
-export function rowReading(first: string, boxed: string, widened: string): string | undefined {
-  const firstClean = cleanRowDigits(first);
-  if (firstClean && firstClean !== first && boxed.startsWith(firstClean)) return firstClean;
-  return withTenths(cleanRowDigits(boxed), cleanRowDigits(widened));
+export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): string | undefined {
+  const firstClean = cleanRowDigits(first.text);
+  if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return firstClean;
+  const box = surerDigits(first, withoutWindowEdge(boxed));
+  return withTenths(cleanRowDigits(box.text), cleanRowDigits(withoutWindowEdge(widened).text));
 }
 
 /**
@@ -122,7 +173,8 @@ export function mergeDigitRuns(pieces: readonly RowPiece[]): RowPiece[] {
         const x1 = Math.max(run.x + run.w, next.x + next.w);
         const y = Math.min(run.y, next.y);
         const y1 = Math.max(run.y + run.h, next.y + next.h);
-        run = { text: run.text + next.text, confidence: (run.confidence + next.confidence) / 2, x: run.x, y, w: x1 - run.x, h: y1 - y };
+        const charConfidences = run.charConfidences && next.charConfidences ? [...run.charConfidences, ...next.charConfidences] : undefined;
+        run = { text: run.text + next.text, confidence: (run.confidence + next.confidence) / 2, charConfidences, x: run.x, y, w: x1 - run.x, h: y1 - y };
       }
     }
     out.push(run);
