@@ -80,6 +80,14 @@ function codeCandidates(lines: Placed[]): CodeFound[] {
       // Extra characters around the code (a neighbour's paint) cost a little confidence.
       if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * (chars.length > 11 ? 0.95 : 1), orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
     }
+    // A stray mark read faintly at either end (a post edge, a bolt, a seam beside a vertical
+    // code) would hold the rest to the strict rule above: without it the code is a reading of
+    // its own, corrected like one, at a small cost in confidence.
+    const core = trimFaintEnds(chars);
+    if (core.length === 11 && chars.length > 11) {
+      const r = resolveContainerOptions(core, 2);
+      if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * 0.9, orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
+    }
     if (chars.length === 10) {
       // The check digit is usually painted in its own box and is the part readers miss most.
       const ten = coerceContainerCode(`${chars.map((c) => c[0]!.char).join('')}0`)?.slice(0, 10);
@@ -87,6 +95,18 @@ function codeCandidates(lines: Placed[]): CodeFound[] {
     }
   }
   return found;
+}
+
+/** A character read with less than this probability at the end of a run is taken for a mark. */
+const FAINT = 0.35;
+
+/** The characters without faint ones at either end. */
+function trimFaintEnds(chars: CharOptions[]): CharOptions[] {
+  let a = 0;
+  let b = chars.length;
+  while (a < b && (chars[a]![0]?.prob ?? 0) < FAINT) a++;
+  while (b > a && (chars[b - 1]![0]?.prob ?? 0) < FAINT) b--;
+  return chars.slice(a, b);
 }
 
 /** Per letter or digit of a group of lines, the recogniser's first choice and runners-up. */
