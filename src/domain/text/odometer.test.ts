@@ -14,6 +14,8 @@ describe('odometerReading', () => {
     ['12:45', undefined], // clock
     ['21°C', undefined], // temperature
     ['-5 C', undefined],
+    ['13C1000', undefined], // a temperature boxed with the clock beside it
+    ['13°C 10:00', undefined],
     ['120 km/h', undefined], // speed
     ['TRIP A 123.4', undefined], // trip meter
     ['ODO B 4521', undefined],

@@ -9,6 +9,7 @@
 const NOT_ODOMETER = [
   /\d{1,2}:\d{2}/, // clock
   /°|TEMP|\d\s*[CF]$/, // temperature
+  /\d\s*[CF]\s*\d/, // a temperature boxed with the clock beside it (13C 10:00)
   /KM\/H|MPH|RPM/, // speed or revs
   /RANGE|AVG|L\/100|MPG|KM\/L/, // fuel figures
 ];

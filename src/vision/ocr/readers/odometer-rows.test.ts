@@ -67,6 +67,7 @@ describe('withoutWindowEdge', () => {
     ['an unsure 1 squeezed against the first drum digit is the window edge', read('124721', [0.6, 0.99, 0.99, 0.95, 0.99, 0.92], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '24721'],
     ['a sure leading 1 is a digit, however close', read('120593', [0.99, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '120593'],
     ['an unsure 1 one drum pitch from the next digit is a digit', read('118668', [0.7, 0.99, 0.99, 0.99, 0.99, 0.99]), '118668'],
+    ['an unsure 1 inside the box, away from its edge, is an LCD digit', read('192196', [0.75, 0.69, 0.84, 0.93, 0.88, 0.9], [1.1, 1.26, 1.5, 1.76, 1.93, 2.26]), '192196'],
     ['a leading digit other than 1 stays', read('024721', [0.3, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '024721'],
     ['without positions nothing is dropped', { text: '124721', confidences: [0.6, 0.99, 0.99, 0.95, 0.99, 0.92] }, '124721'],
   ])('%s', (_, r, want) => expect(withoutWindowEdge(r).text).toBe(want));

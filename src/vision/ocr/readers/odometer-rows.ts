@@ -104,9 +104,10 @@ const WINDOW_EDGE_MAX_CONFIDENCE = 0.85;
 const WINDOW_EDGE_MAX_GAP = 0.75;
 
 /**
- * Drops a leading "1" that is the edge of the drum window: an unsure 1 squeezed against the first
- * digit, closer to it than the digits are spaced along the drum. A printed leading 1 is read
- * surely and sits one drum pitch from the next digit.
+ * Drops a leading "1" that is the edge of the drum window: an unsure 1 where the crop starts
+ * (the detector's box begins at the window), squeezed against the first digit, closer to it than
+ * the digits are spaced along the drum. A printed leading 1 is read surely and sits one drum
+ * pitch from the next digit; an LCD's narrow 1 inside the box is not at its edge.
  */
 export function withoutWindowEdge(read: DigitRead): DigitRead {
   const { text, confidences, spans } = read;
@@ -115,7 +116,7 @@ export function withoutWindowEdge(read: DigitRead): DigitRead {
   const centres = spans.map((s) => (s.x0 + s.x1) / 2);
   const steps = centres.slice(2).map((c, i) => c - centres[i + 1]!).sort((a, b) => a - b);
   const pitch = steps[Math.floor(steps.length / 2)]!;
-  if (centres[1]! - centres[0]! >= pitch * WINDOW_EDGE_MAX_GAP) return read;
+  if (spans[0]!.x0 > pitch * 0.5 || centres[1]! - centres[0]! >= pitch * WINDOW_EDGE_MAX_GAP) return read;
   return { text: text.slice(1), confidences: confidences.slice(1), spans: spans.slice(1) };
 }
 
