@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TextLine } from '../ocr.types.js';
-import { findCodes } from './container-reader.js';
+import { findCodes, partialCodeRegions } from './container-reader.js';
 import { placed } from './line-geometry.js';
 
 /** A line read with 0.97 per character, except the probabilities given by position. */
@@ -33,5 +33,23 @@ describe('findCodes', () => {
     { why: 'junk with faint ends is still junk', lines: [line('LMAXGROSSKGSL', { 0: 0.2, 12: 0.2 })], codes: [] },
   ])('$why', ({ lines, codes }) => {
     expect(findCodes(placed(lines)).map((c) => c.value)).toEqual(codes);
+  });
+});
+
+describe('partialCodeRegions', () => {
+  const at = (text: string, x: number, y: number, w: number, h: number, orientation: TextLine['orientation'], layout: TextLine['layout']): TextLine => ({
+    ...line(text, {}, orientation), box: [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }], layout,
+  });
+  const image = { width: 1920, height: 1080 };
+  // 8 characters at 40 px: 4.5 characters (180 px) missing at the end, 30 px of margin at the start.
+  it.each([
+    { why: 'an owner code read down a column: the rest is below', l: at('DRYU2138', 800, 300, 40, 320, 'vertical', 'rotated_ccw'), span: [270, 800], along: 'y' },
+    { why: 'an owner code read up a column: the rest is above', l: at('DRYU2138', 800, 300, 40, 320, 'vertical', 'rotated_cw'), span: [120, 650], along: 'y' },
+    { why: 'an owner code along a row: the rest is to the right', l: at('DRYU2138', 300, 500, 320, 40, 'horizontal', 'upright'), span: [270, 800], along: 'x' },
+    { why: 'a serial alone may miss either end', l: at('21387744', 300, 500, 320, 40, 'horizontal', 'upright'), span: [120, 800], along: 'x' },
+  ])('$why', ({ l, span, along }) => {
+    const [r] = partialCodeRegions(placed([l]), image);
+    const [from, to] = along === 'y' ? [r!.tight.y, r!.tight.y + r!.tight.h] : [r!.tight.x, r!.tight.x + r!.tight.w];
+    expect([from, to]).toEqual(span);
   });
 });

@@ -126,7 +126,8 @@ interface Region { x: number; y: number; w: number; h: number }
 /** Where the rest of a code should be, around a line that holds part of one: an owner code
  * (three letters and U, J or Z), the start of a code (letters running into digits) or a serial
  * (five to seven digits). `wide` extends the line
- * along its direction by the characters missing, at the line's own pitch, and across it by its
+ * along its direction by the characters missing, at the line's own pitch (forwards only when it
+ * starts with the owner code), and across it by its
  * thickness (room for a detector); `tight` extends it the same way along, barely across (one line
  * for the recogniser). */
 export function partialCodeRegions(lines: Placed[], image: { width: number; height: number }): Array<{ wide: Region; tight: Region; orientation: Placed['line']['orientation'] }> {
@@ -140,15 +141,22 @@ export function partialCodeRegions(lines: Placed[], image: { width: number; heig
     const text = p.line.text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
     // Letters then digits (an owner code, perhaps misread, running into the serial), or the
     // serial's digits alone.
-    const partial = /^[A-Z]{3}[A-Z0-9]?\d/.test(text) || /^[A-Z]{3}[UJZ]$/.test(text) || /\d{5,7}/.test(text.replace(/[OD]/g, '0').replace(/[IL]/g, '1'));
+    const ownerFirst = /^[A-Z]{3}[A-Z0-9]?\d/.test(text) || /^[A-Z]{3}[UJZ]$/.test(text);
+    const partial = ownerFirst || /\d{5,7}/.test(text.replace(/[OD]/g, '0').replace(/[IL]/g, '1'));
     if (!partial || text.length >= 11 || text.length < 4) continue;
     const vertical = p.line.orientation === 'vertical';
     const along = vertical ? p.h : p.w;
     const across = vertical ? p.w : p.h;
-    const extend = (along / text.length) * (11 - text.length + 1.5);
+    const pitch = along / text.length;
+    const missing = pitch * (11 - text.length + 1.5);
+    // A line that starts with the owner code misses the end of the code: extend it forwards
+    // (down a column read top to bottom, right along a row), barely backwards, so the region
+    // read whole holds the code and little else. A serial alone may miss either end.
+    const backwardsFirst = p.line.layout === 'rotated_cw' || p.line.layout === 'upside_down';
+    const [before, after] = !ownerFirst ? [missing, missing] : backwardsFirst ? [missing, pitch * 0.75] : [pitch * 0.75, missing];
     const region = (pad: number) => clamp(vertical
-      ? { x: p.x - pad, y: p.y - extend, w: p.w + 2 * pad, h: p.h + 2 * extend }
-      : { x: p.x - extend, y: p.y - pad, w: p.w + 2 * extend, h: p.h + 2 * pad });
+      ? { x: p.x - pad, y: p.y - before, w: p.w + 2 * pad, h: p.h + before + after }
+      : { x: p.x - before, y: p.y - pad, w: p.w + before + after, h: p.h + 2 * pad });
     const wide = region(across);
     const tight = region(across * 0.15);
     if (wide.w > 8 && wide.h > 8) found.push({ wide, tight, orientation: p.line.orientation, weight: p.line.confidence * text.length });
