@@ -47,9 +47,14 @@ describe('partialCodeRegions', () => {
     { why: 'an owner code read up a column: the rest is above', l: at('DRYU2138', 800, 300, 40, 320, 'vertical', 'rotated_cw'), span: [120, 650], along: 'y' },
     { why: 'an owner code along a row: the rest is to the right', l: at('DRYU2138', 300, 500, 320, 40, 'horizontal', 'upright'), span: [270, 800], along: 'x' },
     { why: 'a serial alone may miss either end', l: at('21387744', 300, 500, 320, 40, 'horizontal', 'upright'), span: [120, 800], along: 'x' },
+    { why: 'a code missing its first letter (no category letter fourth) may miss either end', l: at('RYU21387', 300, 500, 320, 40, 'horizontal', 'upright'), span: [120, 800], along: 'x' },
   ])('$why', ({ l, span, along }) => {
     const [r] = partialCodeRegions(placed([l]), image);
     const [from, to] = along === 'y' ? [r!.tight.y, r!.tight.y + r!.tight.h] : [r!.tight.x, r!.tight.x + r!.tight.w];
     expect([from, to]).toEqual(span);
+  });
+
+  it.each(['30480KGS', '67.200 LBS', 'SS67200LBS'])('a weight, %s, is not taken for part of a code', (text) => {
+    expect(partialCodeRegions(placed([at(text, 300, 500, 320, 40, 'horizontal', 'upright')]), image)).toEqual([]);
   });
 });

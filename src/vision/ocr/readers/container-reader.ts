@@ -141,9 +141,11 @@ export function partialCodeRegions(lines: Placed[], image: { width: number; heig
     const text = p.line.text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
     // Letters then digits (an owner code, perhaps misread, running into the serial), or the
     // serial's digits alone.
-    const ownerFirst = /^[A-Z]{3}[A-Z0-9]?\d/.test(text) || /^[A-Z]{3}[UJZ]$/.test(text);
-    const partial = ownerFirst || /\d{5,7}/.test(text.replace(/[OD]/g, '0').replace(/[IL]/g, '1'));
-    if (!partial || text.length >= 11 || text.length < 4) continue;
+    const partial = /^[A-Z]{3}[A-Z0-9]?\d/.test(text) || /^[A-Z]{3}[UJZ]$/.test(text) || /\d{5,7}/.test(text.replace(/[OD]/g, '0').replace(/[IL]/g, '1'));
+    // The whole owner code, category letter included, opens the line.
+    const ownerFirst = /^[A-Z]{3}[UJZ]/.test(text);
+    // A weight (30480 KGS, 67200 LBS) has the serial's digits but is no part of a code.
+    if (!partial || text.length >= 11 || text.length < 4 || /\d(KG|LB)/.test(text)) continue;
     const vertical = p.line.orientation === 'vertical';
     const along = vertical ? p.h : p.w;
     const across = vertical ? p.w : p.h;
