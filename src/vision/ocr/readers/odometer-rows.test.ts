@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withoutWindowEdge, withTenths } from './odometer-rows.js';
+import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withoutScaleNeighbours, withoutWindowEdge, withTenths } from './odometer-rows.js';
 
 const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
 
@@ -71,6 +71,16 @@ describe('withoutWindowEdge', () => {
     ['a leading digit other than 1 stays', read('024721', [0.3, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '024721'],
     ['without positions nothing is dropped', { text: '124721', confidences: [0.6, 0.99, 0.99, 0.95, 0.99, 0.92] }, '124721'],
   ])('%s', (_, r, want) => expect(withoutWindowEdge(r).text).toBe(want));
+});
+
+describe('withoutScaleNeighbours', () => {
+  it.each<[string, DigitRead, string]>([
+    ['a dial 20 standing apart on the left goes', read('20012565', undefined, [0.25, 0.4, 1.55, 1.9, 2.15, 2.5, 2.75, 3.05]), '012565'],
+    ['a dial 70 standing apart on the right goes', read('00343070', undefined, [0.5, 1.0, 1.6, 2.1, 2.7, 3.2, 4.4, 4.7]), '003430'],
+    ['an LCD unevenly spaced by its narrow 1s keeps its digits', read('191510', undefined, [0.25, 0.58, 1.24, 1.57, 2.22, 2.55]), '191510'],
+    ['a drum split at a wide gap keeps digits that are not a round number', read('009239', undefined, [0.3, 0.9, 1.5, 3.0, 3.6, 4.2]), '009239'],
+    ['a round number in step with the drum is a reading', read('200637', undefined, [0.4, 1.0, 1.6, 2.2, 2.8, 3.4]), '200637'],
+  ])('%s', (_, r, want) => expect(withoutScaleNeighbours(r).text).toBe(want));
 });
 
 describe('surerDigits', () => {

@@ -120,6 +120,35 @@ export function withoutWindowEdge(read: DigitRead): DigitRead {
   return { text: text.slice(1), confidences: confidences.slice(1), spans: spans.slice(1) };
 }
 
+/** A neighbour stands apart when its gap to the drum is this many times the drum's widest step. */
+const APART = 1.6;
+
+/**
+ * Drops a gauge scale label (20, 30 ...) the box took in beside the drum: a round number at
+ * either end standing apart from the rest, its gap wider than any step between the rest's digits
+ * ("20 012565" is 012565). The widest step, not a typical one: an LCD's narrow 1s make its
+ * digits unevenly spaced ("19 15 10 km" keeps its 10).
+ */
+export function withoutScaleNeighbours(read: DigitRead): DigitRead {
+  const { text, confidences, spans } = read;
+  if (!spans || spans.length !== text.length || text.length < 6) return read;
+  const centres = spans.map((s) => (s.x0 + s.x1) / 2);
+  const steps = centres.slice(1).map((c, i) => c - centres[i]!);
+  const widest = (from: number, to: number) => Math.max(...steps.slice(from, to));
+  const apart = (gap: number, restFrom: number, restTo: number) => restTo - restFrom >= 3 && gap > APART * widest(restFrom, restTo);
+  let from = 0;
+  let to = text.length;
+  for (const k of [2, 3]) {
+    // A label of k digits on the left: its gap is steps[k - 1]; the rest's steps start at k.
+    if (isScaleNumber(text.slice(0, k)) && apart(steps[k - 1]!, k, steps.length)) from = k;
+    // On the right: its gap is steps[n - k - 1]; the rest's steps end before it.
+    const n = text.length;
+    if (isScaleNumber(text.slice(n - k)) && apart(steps[n - k - 1]!, from, n - k - 1)) to = n - k;
+  }
+  if ((from === 0 && to === text.length) || to - from < 4) return read;
+  return { text: text.slice(from, to), confidences: confidences?.slice(from, to), spans: spans.slice(from, to) };
+}
+
 /** How much surer the first pass must be of a digit to overrule the digits-only read. */
 const FIRST_PASS_MARGIN = 0.15;
 
@@ -141,14 +170,15 @@ export function surerDigits(first: DigitRead, read: DigitRead): DigitRead {
  * digits only, and a crop widened to the right. When the first pass shows that the box swallowed
  * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
  * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
- * Otherwise a window edge read as a leading 1 goes, and the first pass settles the digits it was
- * clearly surer of.
+ * Otherwise a scale label standing apart and a window edge read as a leading 1 go, and the first
+ * pass settles the digits it was clearly surer of.
  */
 export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): string | undefined {
   const firstClean = cleanRowDigits(first.text);
   if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return firstClean;
-  const box = surerDigits(first, withoutWindowEdge(boxed));
-  return withTenths(cleanRowDigits(box.text), cleanRowDigits(withoutWindowEdge(widened).text));
+  const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(r));
+  const box = surerDigits(first, close(boxed));
+  return withTenths(cleanRowDigits(box.text), cleanRowDigits(close(widened).text));
 }
 
 /**
