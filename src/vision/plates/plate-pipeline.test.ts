@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
-import { createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
+import { bestOfViews, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
 import type { Quad } from './plate.types.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
@@ -15,6 +15,7 @@ const blank = (width: number, height: number): RawImage => ({ data: Buffer.alloc
  * reads it as `text` with `confidence` per character; it records the detector sizes asked for. */
 function fakeOcr(text: string, confidence: number) {
   const detSides: number[] = [];
+  const reads: number[] = [];
   const ocr: PlateOcr = {
     async detect(image, opts) {
       detSides.push(opts?.detLimitSide ?? 960);
@@ -25,6 +26,7 @@ function fakeOcr(text: string, confidence: number) {
       return [{ quad, score: 0.9 }];
     },
     async recognizeCrops(crops) {
+      reads.push(crops.length);
       return crops.map(() => ({
         text,
         charConfidences: [...text].map(() => confidence),
@@ -32,7 +34,7 @@ function fakeOcr(text: string, confidence: number) {
       }));
     },
   };
-  return { ocr, detSides };
+  return { ocr, detSides, reads };
 }
 
 describe('plate pipeline passes', () => {
@@ -54,5 +56,20 @@ describe('plate pipeline passes', () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
     expect(detSides).toEqual([640]);
+  });
+
+  it('reads each candidate twice: as photographed and with coloured emblems faded', async () => {
+    const { ocr, reads } = fakeOcr('ABC1234', 0.98);
+    await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(reads).toEqual([2]);
+  });
+});
+
+describe('bestOfViews', () => {
+  const scored = (plate: string, score: number) => ({ plate, score, matched: true, region: { code: 'us', score } });
+
+  it('keeps each plate once, at its best score, best first', () => {
+    const merged = bestOfViews([[scored('ABC123', 0.7), scored('A8C123', 0.5)], [scored('A8C123', 0.9)]]);
+    expect(merged.map((s) => [s.plate, s.score])).toEqual([['A8C123', 0.9], ['ABC123', 0.7]]);
   });
 });

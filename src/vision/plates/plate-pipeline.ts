@@ -6,7 +6,7 @@ import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, isOverlayText } from './plate-dedupe.js';
 import { type CropRecognizer, rereadCandidates } from './plate-reread.js';
-import { scoreReading } from './plate-scoring.js';
+import { type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateMode, Quad } from './plate.types.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 
@@ -89,6 +89,16 @@ function lineHeight(quads: readonly Quad[]): number {
   return Math.max(...quads.map((q) => quadSize(q).height));
 }
 
+/** Merges the rankings of several looks at one candidate: each plate keeps its best score. */
+export function bestOfViews(rankings: readonly ScoredPlate[][]): ScoredPlate[] {
+  const best = new Map<string, ScoredPlate>();
+  for (const list of rankings) for (const s of list) {
+    const known = best.get(s.plate);
+    if (!known || s.score > known.score) best.set(s.plate, s);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score);
+}
+
 const round3 = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 1000) / 1000;
 
 export interface PlatePipeline {
@@ -122,8 +132,8 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     const readings = await rereadCandidates(image, candidates, ocr, mode.readPadding);
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
     const plates: RankedPlate[] = [];
-    for (const { candidate, chars } of readings) {
-      const ranked = scoreReading(chars, options).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
+    for (const { candidate, views } of readings) {
+      const ranked = bestOfViews(views.map((chars) => scoreReading(chars, options))).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
       const textBox = textBounds(candidate.lines);
@@ -161,7 +171,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         if (plates.some((p) => p.score >= mode.sureScore)) break;
       }
       plates.sort((a, b) => b.rank - a.rank);
-      const kept = dropSubordinateText(dedupePlates(plates)).map(({ rank: _rank, lineHeight: _h, textBox: _t, ...p }) => p);
+      const kept = dedupePlates(dropSubordinateText(plates)).map(({ rank: _rank, lineHeight: _h, textBox: _t, ...p }) => p);
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,
         mmc: options.mmc,

@@ -2,6 +2,7 @@ import type { RawImage } from '../image/decode.js';
 import { quadCentre, quadSize } from '../image/quad.js';
 import { warpQuad } from '../image/warp.js';
 import type { CharOption } from './plate-scoring.js';
+import { brightestChannel } from './plate-variants.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 /** What re-reading needs from the OCR engine (src/vision/ocr). */
@@ -21,9 +22,13 @@ const READ_HEIGHT = 48;
 
 export interface CandidateReading {
   candidate: PlateCandidate;
-  /** Per character, the recogniser's options, best first (the decoded one included). */
-  chars: CharOption[][];
+  /** One reading per look at the candidate (as photographed, then with coloured emblems
+   * faded); per character, the recogniser's options, best first (the decoded one included). */
+  views: CharOption[][][];
 }
+
+/** The looks each line gets: the pixels as they are, and their brightest channel. */
+const VIEWS = [(crop: RawImage) => crop, brightestChannel];
 
 /** Grows a quad around its centre: `px` of its height on the left and right, `py` above and below. */
 export function padQuad(q: Quad, px: number, py: number): Quad {
@@ -60,24 +65,28 @@ export async function rereadCandidates(
   padding: { x: number; y: number } = { x: 0.1, y: 0.05 },
 ): Promise<CandidateReading[]> {
   const crops: RawImage[] = [];
-  const owner: number[] = [];
+  const owner: Array<{ candidate: number; view: number }> = [];
   candidates.forEach((c, i) => {
     for (const line of c.lines) {
-      crops.push(cutLine(image, padQuad(line, padding.x, padding.y)));
-      owner.push(i);
+      const crop = cutLine(image, padQuad(line, padding.x, padding.y));
+      VIEWS.forEach((look, v) => {
+        crops.push(look(crop));
+        owner.push({ candidate: i, view: v });
+      });
     }
   });
   if (crops.length === 0) return [];
   // Small batches: the recogniser's cost per crop grows with the batch on two cores.
   const decoded = await ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
-  const chars: CharOption[][][] = candidates.map(() => []);
+  const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
   decoded.forEach((d, k) => {
-    const list = chars[owner[k]!]!;
+    const { candidate, view } = owner[k]!;
+    const list = views[candidate]![view]!;
     [...d.text].forEach((ch, n) => {
       const alts = d.alternatives[n] ?? [];
       const top = { char: ch, prob: d.charConfidences[n] ?? 0 };
       list.push([top, ...alts.filter((a) => a.char !== ch)]);
     });
   });
-  return candidates.map((candidate, i) => ({ candidate, chars: chars[i]! }));
+  return candidates.map((candidate, i) => ({ candidate, views: views[i]! }));
 }
