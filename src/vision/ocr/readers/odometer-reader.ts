@@ -1,10 +1,12 @@
 import type { TextReading } from '../../../services/recognition/text-recognizer.port.js';
 import type { RawImage } from '../../image/decode.js';
-import { cropRect } from '../../image/warp.js';
+import { cropRect, toGray } from '../../image/warp.js';
 import { quadBounds } from '../geometry.js';
+import type { DecodedText } from '../ctc-decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine } from '../ocr.types.js';
 import { mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading } from './odometer-rows.js';
+import { rereadLastCell } from './odometer-tenths.js';
 
 const OPTIONS = {
   minConfidence: 0.3,
@@ -52,5 +54,22 @@ export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece,
   const firstRead = { text: first, confidences: p.text === first ? p.charConfidences : undefined };
   const read = (d: typeof boxed) => ({ text: d.text, confidences: d.charConfidences, spans: d.charSpans });
   const value = rowReading(firstRead, read(boxed), read(widened));
-  return value ? { value, confidence: value.length > boxed.text.length ? widened.confidence : boxed.confidence } : undefined;
+  if (!value) return undefined;
+  const fromWidened = value.length > boxed.text.length;
+  const final = tenthsMatched(image, p, fromWidened ? widened : boxed, value);
+  return { value: final, confidence: fromWidened ? widened.confidence : boxed.confidence };
+}
+
+/** The reading with its last digit matched against the drum's own digits (see odometer-tenths)
+ * when the read it came from ends with it: not a label the row logic dropped, nor a digit the
+ * first pass settled. */
+function tenthsMatched(image: RawImage, p: RowPiece, source: DecodedText, value: string): string {
+  const { text, charConfidences, charSpans } = source;
+  const aligned = text.endsWith(value) || (text.length === value.length && text.endsWith(value.slice(-1)));
+  if (!charSpans || !aligned) return value;
+  // Both crops start at the box's corner (cropRect floors it) and keep its height.
+  const origin = { x: Math.max(0, Math.floor(p.x)), y: Math.max(0, Math.floor(p.y)), w: 0, h: Math.round(p.h) };
+  const gray = () => ({ data: toGray(image), width: image.width, height: image.height });
+  const digit = rereadLastCell(gray, { text, confidences: charConfidences, spans: charSpans }, origin);
+  return digit ? value.slice(0, -1) + digit : value;
 }

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { CharSpan } from '../ctc-decode.js';
+import { evenlySpaced, type GrayImage, rereadLastCell } from './odometer-tenths.js';
+
+/** 5x7 bitmaps of the digits the drums below use. */
+const FONT: Record<string, string[]> = {
+  '0': ['.###.', '#...#', '#..##', '#.#.#', '##..#', '#...#', '.###.'],
+  '1': ['..#..', '.##..', '..#..', '..#..', '..#..', '..#..', '.###.'],
+  '2': ['.###.', '#...#', '....#', '...#.', '..#..', '.#...', '#####'],
+  '3': ['####.', '....#', '....#', '.###.', '....#', '....#', '####.'],
+  '4': ['...#.', '..##.', '.#.#.', '#..#.', '#####', '...#.', '...#.'],
+  '7': ['#####', '....#', '...#.', '..#..', '.#...', '.#...', '.#...'],
+  '8': ['.###.', '#...#', '#...#', '.###.', '#...#', '#...#', '.###.'],
+};
+
+const SCALE = 4;
+const PITCH = 32;
+const HEIGHT = 44;
+const TOP = 8;
+
+/**
+ * A drum window: light digits on a dark drum, the last wheel dark on a light wheel (a tenths
+ * wheel of another colour). `tenths` is drawn in the last cell, or nothing when empty.
+ */
+function drum(digits: string, tenths: string): GrayImage {
+  const width = PITCH * (digits.length + 1);
+  const data = new Uint8Array(width * HEIGHT).fill(30);
+  const last = digits.length * PITCH;
+  for (let y = 2; y < HEIGHT - 2; y++) for (let x = last + 2; x < last + PITCH - 2; x++) data[y * width + x] = 225;
+  const glyph = (d: string, cell: number, ink: number) => {
+    FONT[d]!.forEach((row, j) => {
+      [...row].forEach((c, i) => {
+        if (c !== '#') return;
+        for (let dy = 0; dy < SCALE; dy++) for (let dx = 0; dx < SCALE; dx++) data[(TOP + j * SCALE + dy) * width + cell * PITCH + 6 + i * SCALE + dx] = ink;
+      });
+    });
+  };
+  [...digits].forEach((d, k) => glyph(d, k, 220));
+  if (tenths) glyph(tenths, digits.length, 25);
+  return { data, width, height: HEIGHT };
+}
+
+/** CTC spans are a few columns around each glyph's centre. */
+const spansOf = (n: number, step = PITCH): CharSpan[] => Array.from({ length: n }, (_, k) => ({ x0: k * step + PITCH / 2 - 3, x1: k * step + PITCH / 2 + 3 }));
+const origin = { x: 0, y: 0, w: 0, h: HEIGHT };
+const sure = (n: number, last: number) => [...Array(n - 1).fill(0.97), last];
+
+describe('tenths wheel matched against the drum digits', () => {
+  it.each([
+    { what: 'an unsure misread tenths becomes the drum digit it matches', drum: '01832', tenths: '2', read: '018324', lastConfidence: 0.2, want: '2' },
+    { what: 'a light wheel with dark ink matches a dark drum with light ink', drum: '01370', tenths: '3', read: '013708', lastConfidence: 0.3, want: '3' },
+    { what: 'a sure reading of the tenths stands', drum: '01832', tenths: '2', read: '018324', lastConfidence: 0.9, want: undefined },
+    { what: 'a reading that already says the matched digit stands', drum: '01832', tenths: '2', read: '018322', lastConfidence: 0.2, want: undefined },
+    { what: 'an empty wheel (nothing to match) stands', drum: '01832', tenths: '', read: '018324', lastConfidence: 0.2, want: undefined },
+  ])('$what', ({ drum: digits, tenths, read, lastConfidence, want }) => {
+    const image = drum(digits, tenths);
+    const got = rereadLastCell(() => image, { text: read, confidences: sure(read.length, lastConfidence), spans: spansOf(read.length) }, origin);
+    expect(got).toBe(want);
+  });
+
+  it('leaves unevenly spaced characters alone (an LCD with narrow 1s is not a drum)', () => {
+    const spans = [{ x0: 10, x1: 14 }, { x0: 40, x1: 44 }, { x0: 50, x1: 54 }, { x0: 80, x1: 84 }, { x0: 112, x1: 116 }, { x0: 144, x1: 148 }];
+    expect(evenlySpaced(spans)).toBe(false);
+    expect(evenlySpaced(spansOf(6))).toBe(true);
+    const image = drum('01832', '2');
+    expect(rereadLastCell(() => image, { text: '018324', confidences: sure(6, 0.2), spans }, origin)).toBeUndefined();
+  });
+});
