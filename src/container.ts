@@ -130,7 +130,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     config, db, queue, images, accounts: accountRepo,
     onDelivered: async (ref: DeliveryRef) => { if (ref.kind === 'alert') await alerts?.markSent(ref.id); },
   });
-  alerts = new AlertService(alertRepo, cameraRepo, accountRepo, images, queue, { webhooks: notifications.webhooks, mail: notifications.mail }, {
+  alerts = new AlertService(alertRepo, accountRepo, images, db, queue, { webhooks: notifications.webhooks, mail: notifications.mail }, {
     groupWindowSeconds: config.camera.alertGroupWindowSeconds,
   });
   closers.push(async () => notifications.close());

@@ -1,7 +1,8 @@
 import { alertFor, statusLabel, type LogStatus } from '../../domain/camera-status.js';
 import type { AccountRepository } from '../../storage/repositories/account.repository.js';
-import type { AlertCameraRow, AlertFilter, AlertRepository, AlertRow } from '../../storage/repositories/alert.repository.js';
-import type { CameraRepository, CameraRow } from '../../storage/repositories/camera.repository.js';
+import { AlertRepository, type AlertCameraRow, type AlertFilter, type AlertRow } from '../../storage/repositories/alert.repository.js';
+import { CameraRepository, type CameraRow } from '../../storage/repositories/camera.repository.js';
+import type { Db } from '../../storage/db/database.js';
 import type { JobQueue } from '../../queue/jobs.js';
 import type { ImageService } from '../images.service.js';
 import type { Mailer, WebhookNotifier } from '../notifications/ports.js';
@@ -18,33 +19,38 @@ export interface CameraChange {
 export class AlertService {
   constructor(
     private readonly alerts: AlertRepository,
-    private readonly cameras: CameraRepository,
     private readonly accounts: AccountRepository,
     private readonly images: ImageService,
-    private readonly queue: JobQueue,
+    private readonly db: Db,
+    /** Enqueues inside a transaction (SqlJobQueue.within). */
+    private readonly queue: { within(trx: Db): JobQueue },
     private readonly notify: { webhooks: WebhookNotifier; mail: Mailer } | undefined,
     private readonly options: { groupWindowSeconds: number },
   ) {}
 
-  /** Records the change in an alert when it is one that users hear about. */
+  /** Records the change in an alert when it is one that users hear about. The alert, its camera
+   * and its dispatch job are written in one transaction: a crash between them would leave an
+   * alert that is never sent (a re-run analysis finds the status already alerted). */
   async consider(change: CameraChange, now = Date.now()): Promise<number | undefined> {
     const { camera, status } = change;
-    const last = (await this.alerts.lastAlertedStatus(camera.id)) as LogStatus | null;
-    if (!alertFor(last, status)) return undefined;
-    let alert = await this.alerts.findOpen(camera.license_id, now);
-    const opened = !alert;
-    const windowClosesAt = now + this.options.groupWindowSeconds * 1000;
-    if (!alert) alert = await this.alerts.create({ accountId: camera.account_id, licenseId: camera.license_id, windowClosesAt }, now);
-    const tags = await this.cameras.tagsOf([camera.id]);
-    await this.alerts.addCamera({
-      alert_id: alert.id, camera_id: camera.id, serial: camera.serial, name: camera.name, status,
-      anomalies: JSON.stringify(change.anomalies), tags: JSON.stringify(tags.get(camera.id) ?? []),
-      snapshot_image_id: change.snapshotImageId, reference_image_id: camera.reference_image_id, created_at: now,
+    return this.db.transaction().execute(async (trx) => {
+      const alerts = new AlertRepository(trx);
+      const last = (await alerts.lastAlertedStatus(camera.id)) as LogStatus | null;
+      if (!alertFor(last, status)) return undefined;
+      const windowClosesAt = now + this.options.groupWindowSeconds * 1000;
+      const open = await alerts.findOpen(camera.license_id, now);
+      const alert = open ?? (await alerts.create({ accountId: camera.account_id, licenseId: camera.license_id, windowClosesAt }, now));
+      const tags = await new CameraRepository(trx).tagsOf([camera.id]);
+      await alerts.addCamera({
+        alert_id: alert.id, camera_id: camera.id, serial: camera.serial, name: camera.name, status,
+        anomalies: JSON.stringify(change.anomalies), tags: JSON.stringify(tags.get(camera.id) ?? []),
+        snapshot_image_id: change.snapshotImageId, reference_image_id: camera.reference_image_id, created_at: now,
+      });
+      // Enqueued last: without a grouping window the job is due at once, and a runner must find
+      // the alert with its camera (it is woken only after the commit, or finds it on a poll).
+      if (!open) await this.queue.within(trx).enqueue('alert.dispatch', { alertId: alert.id }, { runAt: windowClosesAt });
+      return alert.id;
     });
-    // Only once the alert has its camera: a runner may claim the job the moment it is enqueued
-    // (at once when there is no grouping window), and an empty alert would be sent to nobody.
-    if (opened) await this.queue.enqueue('alert.dispatch', { alertId: alert.id }, { runAt: windowClosesAt });
-    return alert.id;
   }
 
   /** Sends the alert once (idempotent: a re-run job does not send twice). */
