@@ -8,6 +8,7 @@
  */
 import { odometerLabel, odometerReading } from '../../../domain/text/odometer.js';
 import type { CharSpan } from '../ctc-decode.js';
+import { medianOf, spanCentres, stepsBetween } from './char-spacing.js';
 
 export interface RowPiece {
   text: string;
@@ -113,9 +114,9 @@ export function withoutWindowEdge(read: DigitRead): DigitRead {
   const { text, confidences, spans } = read;
   if (text[0] !== '1' || text.length < 4 || !confidences || !spans || spans.length !== text.length) return read;
   if ((confidences[0] ?? 1) >= WINDOW_EDGE_MAX_CONFIDENCE) return read;
-  const centres = spans.map((s) => (s.x0 + s.x1) / 2);
-  const steps = centres.slice(2).map((c, i) => c - centres[i + 1]!).sort((a, b) => a - b);
-  const pitch = steps[Math.floor(steps.length / 2)]!;
+  const centres = spanCentres(spans);
+  // The drum's pitch, from the steps after the one in question.
+  const pitch = medianOf(stepsBetween(centres).slice(1));
   if (spans[0]!.x0 > pitch * 0.5 || centres[1]! - centres[0]! >= pitch * WINDOW_EDGE_MAX_GAP) return read;
   return { text: text.slice(1), confidences: confidences.slice(1), spans: spans.slice(1) };
 }
@@ -132,8 +133,7 @@ const APART = 1.6;
 export function withoutScaleNeighbours(read: DigitRead): DigitRead {
   const { text, confidences, spans } = read;
   if (!spans || spans.length !== text.length || text.length < 6) return read;
-  const centres = spans.map((s) => (s.x0 + s.x1) / 2);
-  const steps = centres.slice(1).map((c, i) => c - centres[i]!);
+  const steps = stepsBetween(spanCentres(spans));
   const widest = (from: number, to: number) => Math.max(...steps.slice(from, to));
   const apart = (gap: number, restFrom: number, restTo: number) => restTo - restFrom >= 3 && gap > APART * widest(restFrom, restTo);
   let from = 0;

@@ -7,6 +7,7 @@
  * compared by normalised cross-correlation.
  */
 import type { CharSpan } from '../ctc-decode.js';
+import { medianOf, spanCentres, stepsBetween } from './char-spacing.js';
 
 export interface GrayImage {
   data: Uint8Array;
@@ -44,16 +45,22 @@ function cellPatch(img: GrayImage, cell: Cell): Float32Array | undefined {
       out[j * PATCH_W + i] = top * (1 - fy) + bottom * fy;
     }
   }
-  const mean = out.reduce((a, b) => a + b, 0) / out.length;
+  return normalised(out, 1e-3 * out.length);
+}
+
+/** `v` shifted to zero mean and scaled to unit norm, in place (a dot product of two is then
+ * their normalised cross-correlation); undefined when its norm is below `minNorm`. */
+function normalised(v: Float32Array, minNorm: number): Float32Array | undefined {
+  const mean = v.reduce((a, b) => a + b, 0) / v.length;
   let norm = 0;
-  for (let k = 0; k < out.length; k++) {
-    out[k] = out[k]! - mean;
-    norm += out[k]! * out[k]!;
+  for (let k = 0; k < v.length; k++) {
+    v[k] = v[k]! - mean;
+    norm += v[k]! * v[k]!;
   }
   norm = Math.sqrt(norm);
-  if (norm < 1e-3 * out.length) return undefined;
-  for (let k = 0; k < out.length; k++) out[k] = out[k]! / norm;
-  return out;
+  if (norm < minNorm) return undefined;
+  for (let k = 0; k < v.length; k++) v[k] = v[k]! / norm;
+  return v;
 }
 
 /** Otsu's threshold of a patch's values. */
@@ -95,15 +102,7 @@ export function glyphPatch(img: GrayImage, cell: Cell): Float32Array | undefined
     const [r0, r1, c0, c1] = [Math.min(...rows), Math.max(...rows), Math.min(...cols), Math.max(...cols)];
     for (let j = r0; j <= r1; j++) for (let i = c0; i <= c1; i++) out[j * PATCH_W + i] = bright[j * PATCH_W + i] ? 0 : 1;
   }
-  const mean = out.reduce((a, b) => a + b, 0) / out.length;
-  let norm = 0;
-  for (let k = 0; k < out.length; k++) {
-    out[k] = out[k]! - mean;
-    norm += out[k]! ** 2;
-  }
-  if (norm < 1e-6) return undefined;
-  norm = Math.sqrt(norm);
-  return out.map((x) => x / norm);
+  return normalised(out, 1e-3);
 }
 
 const correlation = (a: Float32Array, b: Float32Array) => a.reduce((s, v, k) => s + v * b[k]!, 0);
@@ -114,10 +113,9 @@ const correlation = (a: Float32Array, b: Float32Array) => a.reduce((s, v, k) => 
  * the crop sits in the image.
  */
 export function drumCells(spans: readonly CharSpan[], origin: Cell): Cell[] {
-  const centres = spans.map((s) => (s.x0 + s.x1) / 2);
+  const centres = spanCentres(spans);
   if (centres.length < 2) return [];
-  const steps = centres.slice(1).map((c, i) => c - centres[i]!).sort((a, b) => a - b);
-  const pitch = steps[Math.floor(steps.length / 2)]!;
+  const pitch = medianOf(stepsBetween(centres));
   return centres.map((c) => ({ x: origin.x + c - pitch / 2, y: origin.y, w: pitch, h: origin.h }));
 }
 
@@ -126,9 +124,8 @@ const PITCH_TOLERANCE = 0.3;
 
 /** Drum wheels are evenly spaced; an LCD's narrow 1s are not, and one pitch cannot cut its cells. */
 export function evenlySpaced(spans: readonly CharSpan[]): boolean {
-  const centres = spans.map((s) => (s.x0 + s.x1) / 2);
-  const steps = centres.slice(1).map((c, i) => c - centres[i]!);
-  const pitch = [...steps].sort((a, b) => a - b)[Math.floor(steps.length / 2)]!;
+  const steps = stepsBetween(spanCentres(spans));
+  const pitch = medianOf(steps);
   return steps.length >= 2 && steps.every((s) => Math.abs(s - pitch) <= pitch * PITCH_TOLERANCE);
 }
 
