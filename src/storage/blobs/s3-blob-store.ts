@@ -1,4 +1,5 @@
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { NETWORK_ERROR_CODES } from '../network-errors.js';
 import { StorageUnavailableError, type BlobStore } from './blob-store.js';
 
 export interface S3Location {
@@ -67,11 +68,11 @@ export class S3BlobStore implements BlobStore {
   }
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
 
 function isUnreachable(err: unknown): boolean {
   const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; errors?: unknown[] };
-  if (e?.code && NETWORK_CODES.has(e.code)) return true;
+  // An object store's host name that does not resolve is an outage too.
+  if (e?.code && (NETWORK_ERROR_CODES.has(e.code) || e.code === 'ENOTFOUND')) return true;
   if (e?.name === 'TimeoutError' || e?.name === 'RequestTimeout') return true;
   // Node's fetch-style AggregateError (IPv4 and IPv6 both refused).
   if (Array.isArray(e?.errors) && e.errors.some(isUnreachable)) return true;
