@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { exitOnSignals } from '../exit-on-signals.js';
 
 /** Listens, and closes gracefully on SIGTERM/SIGINT: no new connections, in-flight requests
  * finish (bounded by graceMs), then `onClosed` releases workers and the database. */
@@ -23,23 +24,11 @@ export async function listen(
     })();
     return stopping;
   };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      // Connections get graceMs, then workers get as long to finish their jobs; past that the
-      // jobs in flight are left to their lease (re-run elsewhere, as after a crash).
-      setTimeout(() => {
-        app.log.warn('shutdown took longer than twice the grace period; exiting, jobs in flight are left to their lease');
-        process.exit(1);
-      }, 2 * Math.max(1000, options.graceMs)).unref();
-      stop().then(
-        () => process.exit(0),
-        (err) => {
-          app.log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+  // Connections get graceMs, then workers get as long to finish their jobs.
+  exitOnSignals(stop, 2 * Math.max(1000, options.graceMs), {
+    info: (msg, fields) => app.log.info(fields ?? {}, msg),
+    warn: (msg) => app.log.warn(msg),
+    error: (msg, err) => app.log.error({ err }, msg),
+  });
   return { url, stop };
 }
