@@ -26,7 +26,7 @@ describe('fused PP-OCRv4 models', () => {
   it('give the shipped detector\'s output on a photo-sized input, and are cached by hash', async () => {
     const source = resolveModelAsset(OCR_MODEL_FILES.detection);
     const fused = await derivedModelBytes(source, 'fused', undefined, cacheDir);
-    expect(readdirSync(cacheDir).filter((f) => f.endsWith('-fused-v1.onnx'))).toHaveLength(1);
+    expect(readdirSync(cacheDir).filter((f) => /-fused-v\d+\.onnx$/.test(f))).toHaveLength(1);
     expect(fused.length).toBeLessThan(readFileSync(source).length);
     const input = noise(3 * 96 * 160, 5).map((v) => v * 2);
     const shipped = await runModel(readFileSync(source), input, [1, 3, 96, 160]);

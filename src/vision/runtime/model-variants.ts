@@ -7,6 +7,7 @@ import {
   constantsToInitializers,
   foldScalarAffineIntoConv,
   foldScalarAffineIntoNextConv,
+  foldScalarScaleIntoNextConv,
   fuseHardSwish,
   pruneInitializers,
 } from './onnx-fold.js';
@@ -36,7 +37,7 @@ export function parseOcrPrecision(value: string | undefined): OcrPrecision {
 export type CalibrationInputs = () => Promise<Array<{ data: Float32Array; dims: readonly number[] }>>;
 
 /** Bump when a pass changes, so cached files of the old passes are not reused. */
-const PASSES_VERSION = 1;
+const PASSES_VERSION = 2;
 
 /** The shipped model rewritten for `precision` (not for fp32, which runs the file itself). */
 export async function deriveModel(source: Uint8Array, precision: Exclude<OcrPrecision, 'fp32'>, calibration?: CalibrationInputs): Promise<Uint8Array> {
@@ -45,6 +46,7 @@ export async function deriveModel(source: Uint8Array, precision: Exclude<OcrPrec
   foldScalarAffineIntoConv(model.graph);
   fuseHardSwish(model.graph);
   foldScalarAffineIntoNextConv(model.graph);
+  foldScalarScaleIntoNextConv(model.graph);
   pruneInitializers(model.graph);
   if (precision === 'int8') {
     if (!calibration) throw new Error('int8 needs calibration inputs');

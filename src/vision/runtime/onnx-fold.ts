@@ -201,3 +201,36 @@ function isPointwiseConv(graph: OnnxGraph, n: OnnxNode): boolean {
   const autoPad = n.attributes.find((a) => a.name === 'auto_pad');
   return pads.every((p) => p === 0) && (!autoPad || (autoPad.kind === 'string' && autoPad.value === 'NOTSET'));
 }
+
+/** Mul(a) → Add(b) with scalars feeding only Convs that pad (where the shift cannot move into
+ * the bias) becomes Add(b / a) and Convs with weights·a: zero padding commutes with a scale, so
+ * a·x + b = a·(x + b/a) gives the same convolution with one pass less. */
+export function foldScalarScaleIntoNextConv(graph: OnnxGraph): number {
+  let folded = 0;
+  const uses = consumers(graph);
+  const producers = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
+  const removed = new Set<OnnxNode>();
+  for (const add of graph.nodes) {
+    if (add.opType !== 'Add' || isGraphOutput(graph, add.outputs[0]!)) continue;
+    const shift = scalarOperand(graph, add);
+    const mul = shift ? producers.get(shift.other) : undefined;
+    if (!shift || mul?.opType !== 'Mul' || uses.get(mul.outputs[0]!)?.length !== 1 || isGraphOutput(graph, mul.outputs[0]!)) continue;
+    const scale = scalarOperand(graph, mul);
+    const readers = uses.get(add.outputs[0]!) ?? [];
+    const isFloatConv = (c: OnnxNode) => c.opType === 'Conv' && c.inputs[0] === add.outputs[0] && graph.initializers.get(c.inputs[1]!)?.dataType === TensorType.FLOAT;
+    if (!scale || scale.value === 0 || readers.length === 0 || !readers.every(isFloatConv)) continue;
+    for (const conv of readers) {
+      const weight = graph.initializers.get(conv.inputs[1]!)!;
+      const name = `${conv.outputs[0]}_input_scale_w`;
+      graph.initializers.set(name, floatTensor(name, weight.dims, floatsOf(weight).map((v) => v * scale.value)));
+      conv.inputs = [conv.inputs[0]!, name, ...conv.inputs.slice(2)];
+    }
+    const shiftName = `${add.outputs[0]}_shift_over_scale`;
+    graph.initializers.set(shiftName, floatTensor(shiftName, [], Float32Array.of(shift.value / scale.value)));
+    add.inputs = [scale.other, shiftName];
+    removed.add(mul);
+    folded++;
+  }
+  graph.nodes = graph.nodes.filter((n) => !removed.has(n));
+  return folded;
+}
