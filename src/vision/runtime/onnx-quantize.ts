@@ -1,5 +1,5 @@
 import { consumers, floatTensor } from './onnx-fold.js';
-import { floatsOf, type OnnxGraph, type OnnxModel, type OnnxNode, type OnnxTensorData, TensorType } from './onnx-model.js';
+import { floatsOf, opsetVersion, type OnnxGraph, type OnnxModel, type OnnxNode, type OnnxTensorData, TensorType } from './onnx-model.js';
 import { bytesField, encodeMessage, intField, stringField } from './protobuf-wire.js';
 
 /**
@@ -67,12 +67,12 @@ export function quantizeConvsStatic(model: OnnxModel, ranges: TensorRanges, opti
   const convs = quantizableConvs(graph, options.keepFloat).filter((c) => ranges[c.inputs[0]!] && ranges[c.outputs[0]!]);
   if (convs.length === 0) return 0;
   const init = graph.initializers;
-  const producedByQuantConv = new Set(convs.map((c) => c.outputs[0]!));
   const uses = consumers(graph);
   // Per tensor: the float name quantized convs read (a DQ output) once its Q/DQ pair exists.
   const dequantized = new Map<string, string>();
-  const before = new Map<OnnxNode | undefined, OnnxNode[]>(); // nodes to emit after a node (undefined: at the start)
-  const emitAfter = (anchor: OnnxNode | undefined, ...nodes: OnnxNode[]) => (before.get(anchor) ?? before.set(anchor, []).get(anchor)!).push(...nodes);
+  // New nodes, each placed right after the node whose output it reads (undefined: a graph input).
+  const inserted = new Map<OnnxNode | undefined, OnnxNode[]>();
+  const emitAfter = (anchor: OnnxNode | undefined, ...nodes: OnnxNode[]) => (inserted.get(anchor) ?? inserted.set(anchor, []).get(anchor)!).push(...nodes);
   const producer = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
 
   const qdqPair = (floatIn: string, floatOut: string, name: string): OnnxNode[] => {
@@ -98,15 +98,15 @@ export function quantizeConvsStatic(model: OnnxModel, ranges: TensorRanges, opti
     const x = floatInputs.get(conv)!;
     if (!dequantized.has(x)) {
       const dq = `${x}_dequantized`;
-      emitAfter(producedByQuantConv.has(x) ? undefined : producer.get(x), ...qdqPair(x, dq, x));
+      emitAfter(producer.get(x), ...qdqPair(x, dq, x));
       dequantized.set(x, dq);
       // Only quantized convs read the DQ'd copy; other consumers keep the float tensor.
       for (const c of uses.get(x) ?? []) if (floatInputs.get(c) === x) c.inputs[0] = dq;
     }
     quantizeConvWeights(graph, conv, activationParams(ranges[x]!).scale);
   }
-  graph.nodes = [...(before.get(undefined) ?? []), ...graph.nodes.flatMap((n) => [n, ...(before.get(n) ?? [])])];
-  addOpset(model, MS_DOMAIN, 1);
+  graph.nodes = [...(inserted.get(undefined) ?? []), ...graph.nodes.flatMap((n) => [n, ...(inserted.get(n) ?? [])])];
+  if (opsetVersion(model, MS_DOMAIN) === undefined) addOpset(model, MS_DOMAIN, 1);
   return convs.length;
 }
 
