@@ -21,7 +21,9 @@ import { quantizableConvs, quantizeConvsStatic, tensorsToCalibrate } from './onn
  * - fused: the same fp32 arithmetic with paddle2onnx's elementwise chains folded into the
  *   convolutions (outputs equal up to float rounding, fewer passes over each feature map);
  * - int8: fused, then every convolution but the first in int8 (QDQ, calibrated on synthetic text).
- *   Measured slower or no faster at lower accuracy on this CPU: kept for re-measuring only.
+ *   Not for production: on an AVX-512 VNNI CPU it saved 0-15% CPU over fused (the Q/DQ passes
+ *   around each hardswish eat most of QLinearConv's gain) and lost readings (plates scenes-us
+ *   73% to 50%, odometers 22 to 6 of 37). Kept so the trade can be re-measured.
  */
 export type OcrPrecision = 'fp32' | 'fused' | 'int8';
 export const OCR_PRECISIONS: readonly OcrPrecision[] = ['fp32', 'fused', 'int8'];
