@@ -5,6 +5,7 @@ import { cropRect, rotateQuarter } from '../../image/warp.js';
 import type { TextLine } from '../ocr.types.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import { extentOf, meanConfidence, neighbourGroups, type Placed, placed } from './line-geometry.js';
+import { findStackedColumns } from './stacked-columns.js';
 
 /** Detector input for the first pass over a whole photo. */
 const DETECTOR_SIDE = 960;
@@ -39,6 +40,11 @@ export async function readContainer(engine: OcrEngine, image: RawImage): Promise
     // afar). Detect again at the photo's own resolution.
     lines = placed(await engine.readLines(image, { detLimitSide: Math.min(2048, Math.ceil(side / 32) * 32), minConfidence: 0.3, pack: true }));
     codes = findCodes(lines);
+    // Small codes painted as a stack of upright characters (a corner post seen from afar) are
+    // invisible to the detector: look for such columns in the image itself.
+    const columns = await readStackedColumns(engine, image);
+    // Codes whose check digit holds add up (a yard shows many); a corrected guess gives way.
+    if (columns.length > 0) codes = [...codes.filter((c) => c.rank === 0), ...columns].filter((c, i, xs) => xs.findIndex((d) => d.value === c.value) === i);
   }
   const out: TextReading[] = codes.map((c) => ({ value: c.value, confidence: c.confidence, orientation: c.orientation, label: 'Serial Number', box: c.box }));
   out.push(...otherFields(lines));
@@ -65,8 +71,29 @@ function mergeCodes(before: CodeFound[], again: CodeFound[]): CodeFound[] {
   return [...before, ...again].filter((c, i, xs) => xs.findIndex((d) => d.value === c.value) === i);
 }
 
-/** Every code in groups of neighbouring lines (an 11-character window of their characters). */
-function codeCandidates(lines: Placed[]): CodeFound[] {
+/** Codes read in columns of stacked characters (see findStackedColumns), each column on its
+ * own: those whose check digit holds as read or after one change (a worn U read as 0). */
+export async function readStackedColumns(engine: OcrEngine, image: RawImage): Promise<CodeFound[]> {
+  const columns = findStackedColumns(image, MAX_COLUMNS);
+  if (columns.length === 0) return [];
+  // Turned a quarter counter-clockwise, a stack reads top to bottom (the recogniser reads small
+  // characters lying on their side as well as upright ones).
+  const decoded = await engine.recognizeCrops(columns.map((c) => rotateQuarter(cropRect(image, c.x, c.y, c.w, c.h), 1)), { charset: CODE_CHARSET });
+  return decoded.flatMap((d, k) => {
+    const c = columns[k]!;
+    const box: TextLine['box'] = [{ x: c.x, y: c.y }, { x: c.x + c.w, y: c.y }, { x: c.x + c.w, y: c.y + c.h }, { x: c.x, y: c.y + c.h }];
+    if (d.confidence < 0.3) return [];
+    const code = codeCandidates(placed([{ ...d, box, orientation: 'vertical', layout: 'stacked' }]), 1).filter((f) => f.rank <= 1).sort((a, b) => a.rank - b.rank || b.confidence - a.confidence)[0];
+    return code ? [code] : [];
+  });
+}
+
+/** Columns of stacked characters read at most: each costs a recogniser run. */
+const MAX_COLUMNS = 8;
+
+/** Every code in groups of neighbouring lines (an 11-character window of their characters),
+ * correcting at most `maxChanges` characters of a reading of exactly 11. */
+function codeCandidates(lines: Placed[], maxChanges = 2): CodeFound[] {
   const found: CodeFound[] = [];
   for (const g of neighbourGroups(lines, 3)) {
     const chars = characterOptions(g);
@@ -76,7 +103,7 @@ function codeCandidates(lines: Placed[]): CodeFound[] {
     for (let start = 0; start + 11 <= chars.length && chars.length <= 13; start++) {
       // With extra characters around, the window must hold as read: shifting a window and
       // correcting it too finds a check digit that holds in almost anything.
-      const r = resolveContainerOptions(chars.slice(start, start + 11), chars.length > 11 ? 0 : 2);
+      const r = resolveContainerOptions(chars.slice(start, start + 11), chars.length > 11 ? 0 : maxChanges);
       // Extra characters around the code (a neighbour's paint) cost a little confidence.
       if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * (chars.length > 11 ? 0.95 : 1), orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
     }
@@ -85,7 +112,7 @@ function codeCandidates(lines: Placed[]): CodeFound[] {
     // its own, corrected like one, at a small cost in confidence.
     const core = trimFaintEnds(chars);
     if (core.length === 11 && chars.length > 11) {
-      const r = resolveContainerOptions(core, 2);
+      const r = resolveContainerOptions(core, maxChanges);
       if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * 0.9, orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
     }
     if (chars.length === 10) {
