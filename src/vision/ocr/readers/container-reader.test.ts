@@ -69,7 +69,7 @@ describe('readStackedColumns', () => {
   }
   /** An engine whose recogniser reads every crop as `text` (0.95 per character, except `probs`). */
   const reading = (text: string, probs: Record<number, number> = {}): OcrEngine => ({
-    recognizeCrops: async (crops) => crops.map(() => {
+    recognizeCrops: async (crops: readonly RawImage[]) => crops.map(() => {
       const p = [...text].map((_, i) => probs[i] ?? 0.95);
       return { text, confidence: p.reduce((a, b) => a + b, 0) / p.length, charConfidences: p, alternatives: [...text].map((c, i) => [{ char: c, prob: p[i]! }]) };
     }),
@@ -81,7 +81,7 @@ describe('readStackedColumns', () => {
     { why: 'two changes are too many for a column found without the detector', text: 'TEM09545681', probs: { 3: 0.5, 10: 0.5 }, codes: [] },
     { why: 'ten characters: the check digit is not made up', text: 'TEMU954854', codes: [] },
     { why: 'a check digit that does not hold', text: 'TEMU9548542', codes: [] },
-  ])('$why', async ({ text, probs, codes }) => {
+  ] as Array<{ why: string; text: string; probs?: Record<number, number>; codes: string[] }>)('$why', async ({ text, probs, codes }) => {
     const found = await readStackedColumns(reading(text, probs), image);
     expect(found.map((c) => c.value)).toEqual(codes);
     for (const c of found) expect(c.orientation).toBe('vertical');
