@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextLine } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
-import { findCodes, partialCodeRegions, readStackedColumns } from './container-reader.js';
+import { findCodes, partialCodeRegions, readRegion, readStackedColumns } from './container-reader.js';
 import { placed } from './line-geometry.js';
 
 /** A line read with 0.97 per character, except the probabilities given by position. */
@@ -85,5 +85,29 @@ describe('readStackedColumns', () => {
     const found = await readStackedColumns(reading(text, probs), image);
     expect(found.map((c) => c.value)).toEqual(codes);
     for (const c of found) expect(c.orientation).toBe('vertical');
+  });
+});
+
+describe('readRegion', () => {
+  const image: RawImage = { data: Buffer.alloc(200 * 200 * 3, 200), width: 200, height: 200, channels: 3 };
+  const box = { x: 20, y: 20, w: 60, h: 160 };
+  it.each([
+    { layout: 'upright', orientation: 'horizontal', read: ['upright'] },
+    { layout: 'upside_down', orientation: 'horizontal', read: ['upside_down'] },
+    { layout: 'rotated_ccw', orientation: 'vertical', read: ['rotated_ccw'] },
+    { layout: 'rotated_cw', orientation: 'vertical', read: ['rotated_cw'] },
+    { layout: 'stacked', orientation: 'vertical', read: ['rotated_ccw', 'rotated_cw'] },
+  ] as const)('a partial line read $layout is read whole $read', async ({ layout, orientation, read }) => {
+    let crops = 0;
+    const engine = {
+      readLines: async () => [],
+      recognizeCrops: async (cs: readonly RawImage[]) => cs.map(() => {
+        crops++;
+        return { text: 'CSQU3054383', confidence: 0.95, charConfidences: Array(11).fill(0.95), alternatives: [...'CSQU3054383'].map((c) => [{ char: c, prob: 0.95 }]) };
+      }),
+    } as unknown as OcrEngine;
+    const lines = await readRegion(engine, image, { wide: box, tight: box, orientation, layout });
+    expect(crops).toBe(read.length);
+    expect(lines.map((l) => l.line.layout).sort()).toEqual([...read].sort());
   });
 });

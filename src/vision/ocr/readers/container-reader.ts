@@ -8,7 +8,7 @@ import { extentOf, meanConfidence, neighbourGroups, type Placed, placed } from '
 import { findStackedColumns } from './stacked-columns.js';
 
 /** Detector input for the first pass over a whole photo. */
-const DETECTOR_SIDE = 960;
+const DETECTOR_SIDE = Number(process.env.DET_SIDE ?? 960);
 const ALNUM = /[A-Za-z0-9]/;
 
 interface CodeFound {
@@ -157,8 +157,8 @@ interface Region { x: number; y: number; w: number; h: number }
  * starts with the owner code), and across it by its
  * thickness (room for a detector); `tight` extends it the same way along, barely across (one line
  * for the recogniser). */
-export function partialCodeRegions(lines: Placed[], image: { width: number; height: number }): Array<{ wide: Region; tight: Region; orientation: Placed['line']['orientation'] }> {
-  const found: Array<{ wide: Region; tight: Region; orientation: Placed['line']['orientation']; weight: number }> = [];
+export function partialCodeRegions(lines: Placed[], image: { width: number; height: number }): Array<{ wide: Region; tight: Region; orientation: TextLine['orientation']; layout: TextLine['layout'] }> {
+  const found: Array<{ wide: Region; tight: Region; orientation: TextLine['orientation']; layout: TextLine['layout']; weight: number }> = [];
   const clamp = (r: Region): Region => {
     const x = Math.max(0, Math.floor(r.x));
     const y = Math.max(0, Math.floor(r.y));
@@ -188,26 +188,30 @@ export function partialCodeRegions(lines: Placed[], image: { width: number; heig
       : { x: p.x - before, y: p.y - pad, w: p.w + before + after, h: p.h + 2 * pad });
     const wide = region(across);
     const tight = region(across * 0.15);
-    if (wide.w > 8 && wide.h > 8) found.push({ wide, tight, orientation: p.line.orientation, weight: p.line.confidence * text.length });
+    if (wide.w > 8 && wide.h > 8) found.push({ wide, tight, orientation: p.line.orientation, layout: p.line.layout, weight: p.line.confidence * text.length });
   }
   return found.sort((a, b) => b.weight - a.weight);
 }
 
 /** Reads a region again at the photo's full resolution (the first pass saw it scaled down):
- * detected afresh, and also read whole as one line (both quarter turns when vertical), which
- * joins a code the detector split in pieces. Lines placed back in photo coordinates. */
+ * detected afresh, and also read whole as one line, turned the way its partial line read
+ * (either quarter turn for a stack of upright characters), which joins a code the detector
+ * split in pieces. Lines placed back in photo coordinates. */
 export async function readRegion(engine: OcrEngine, image: RawImage, region: ReturnType<typeof partialCodeRegions>[number]): Promise<Placed[]> {
   const { wide: r, tight: t } = region;
   const side = Math.min(1280, Math.max(640, Math.ceil(Math.max(r.w, r.h) / 32) * 32));
   const detected = await engine.readLines(cropRect(image, r.x, r.y, r.w, r.h), { detLimitSide: side, minConfidence: 0.3, pack: true, charset: CODE_CHARSET });
   const tight = cropRect(image, t.x, t.y, t.w, t.h);
   const vertical = region.orientation === 'vertical';
-  const whole = vertical ? [rotateQuarter(tight, 1), rotateQuarter(tight, 3)] : [tight, rotateQuarter(tight, 2)];
-  const decoded = await engine.recognizeCrops(whole, { charset: CODE_CHARSET });
+  // The way the partial line read is the way its code reads; a stack of upright characters
+  // may read either way.
+  const turns: Array<[number, TextLine['layout']]> = vertical ? [[1, 'rotated_ccw'], [3, 'rotated_cw']] : [[0, 'upright'], [2, 'upside_down']];
+  const ways = turns.filter(([, layout]) => region.layout === 'stacked' || layout === region.layout);
+  const decoded = await engine.recognizeCrops(ways.map(([k]) => rotateQuarter(tight, k)), { charset: CODE_CHARSET });
   const quad = (q: Region): TextLine['box'] => [{ x: q.x, y: q.y }, { x: q.x + q.w, y: q.y }, { x: q.x + q.w, y: q.y + q.h }, { x: q.x, y: q.y + q.h }];
   const lines: TextLine[] = [
     ...detected.map((l) => ({ ...l, box: l.box.map((q) => ({ x: q.x + r.x, y: q.y + r.y })) as TextLine['box'] })),
-    ...decoded.map((d, k) => ({ ...d, box: quad(t), orientation: region.orientation, layout: vertical ? (k ? 'rotated_cw' : 'rotated_ccw') : (k ? 'upside_down' : 'upright') }) satisfies TextLine),
+    ...decoded.map((d, k) => ({ ...d, box: quad(t), orientation: region.orientation, layout: ways[k]![1] }) satisfies TextLine),
   ];
   return placed(lines.filter((l) => l.confidence >= 0.3));
 }
