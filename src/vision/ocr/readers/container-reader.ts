@@ -8,7 +8,7 @@ import { extentOf, meanConfidence, neighbourGroups, type Placed, placed } from '
 import { findStackedColumns } from './stacked-columns.js';
 
 /** Detector input for the first pass over a whole photo. */
-const DETECTOR_SIDE = Number(process.env.DET_SIDE ?? 960);
+const DETECTOR_SIDE = 960;
 const ALNUM = /[A-Za-z0-9]/;
 
 interface CodeFound {
