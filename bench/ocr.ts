@@ -4,6 +4,7 @@
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
  * deterministically (bench/lib/ocr-synthetic.ts). Exact-match rate, median and p95 ms per image
+ * and median process CPU ms per image (all threads: steadier than ms when the machine is busy)
  * (decode included, engine loaded once). Where the `tesseract` command is installed, the same
  * readers run on Tesseract's words (bench/lib/tesseract-engine.ts) and its figures are printed
  * beside Vigil's.
@@ -37,18 +38,22 @@ const tess = tessVersion ? createTesseractEngine() : undefined;
 
 /** anyOf: one hit when any of `expect` is read (an unreliable odometer's digit rows). */
 type Case = SyntheticCase & { anyOf?: boolean };
-interface Outcome { hits: number; expected: number; ms: number[]; misses: string[] }
+/** ms: wall clock per image; cpu: process CPU per image (all threads), steadier on a busy machine. */
+interface Outcome { hits: number; expected: number; ms: number[]; cpu: number[]; misses: string[] }
 
 async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outcome> {
-  const o: Outcome = { hits: 0, expected: 0, ms: [], misses: [] };
+  const o: Outcome = { hits: 0, expected: 0, ms: [], cpu: [], misses: [] };
   for (const c of cases) {
     const t = performance.now();
+    const c0 = process.cpuUsage();
     let error: string | undefined;
     const results = await decodeImage(c.bytes, { maxSide: 2048 }).then((img) => readText(e, type, img), (err: Error) => {
       error = err.message;
       return [];
     });
     o.ms.push(performance.now() - t);
+    const c1 = process.cpuUsage(c0);
+    o.cpu.push((c1.user + c1.system) / 1000);
     const got = new Set(results.map((r) => r.value.replace(/\s/g, '')));
     if (c.anyOf) {
       o.expected++;
@@ -66,7 +71,7 @@ async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outc
 }
 
 const rate = (o: Outcome) => `${o.hits}/${o.expected} = ${((100 * o.hits) / Math.max(1, o.expected)).toFixed(1).padStart(5)}%`;
-const times = (o: Outcome) => `${median(o.ms).toFixed(0).padStart(5)} ${percentile(o.ms, 95).toFixed(0).padStart(6)}`;
+const times = (o: Outcome) => `${median(o.ms).toFixed(0).padStart(5)} ${percentile(o.ms, 95).toFixed(0).padStart(6)} ${median(o.cpu).toFixed(0).padStart(6)}`;
 
 async function run(key: string, label: string, type: OcrType, cases: () => Promise<Case[]> | Case[]) {
   if (only && !only.includes(key)) return;
@@ -94,8 +99,8 @@ const synth = async () => (synthetic ??= await syntheticSets({ vins: vinCount, i
 
 console.log(`\nOCR accuracy and speed (${fs.existsSync(data) ? data : 'datasets not found: synthetic only'}); ms measured under whatever else runs on the machine`);
 console.log(tessVersion ? `Tesseract: ${tessVersion} (psm 11 on pictures, psm 7 on crops; Vigil's readers on its words)` : 'tesseract command not installed (or --no-tesseract): no comparison');
-const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)}`;
-console.log(tess ? `${head} | ${'Tesseract exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)}` : head);
+const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
+console.log(tess ? `${head} | ${'Tesseract exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}` : head);
 
 await run('containers-gate', 'containers-gate (11-char code)', 'shipping_container', () => manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('containers-gate', it), expect: [String(it.code)] })) ?? []);
 await run('containers-yard', 'containers-yard (every code)', 'shipping_container', () => manifest('containers-yard')?.items.map((it) => ({ name: String(it.file), bytes: file('containers-yard', it), expect: it.codes as string[] })) ?? []);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TextLine } from '../ocr.types.js';
-import { findCodes, partialCodeRegions } from './container-reader.js';
+import type { RawImage } from '../../image/decode.js';
+import type { OcrEngine } from '../ocr-engine.js';
+import { findCodes, partialCodeRegions, readRegion, readStackedColumns } from './container-reader.js';
 import { placed } from './line-geometry.js';
 
 /** A line read with 0.97 per character, except the probabilities given by position. */
@@ -56,5 +58,56 @@ describe('partialCodeRegions', () => {
 
   it.each(['30480KGS', '67.200 LBS', 'SS67200LBS'])('a weight, %s, is not taken for part of a code', (text) => {
     expect(partialCodeRegions(placed([at(text, 300, 500, 320, 40, 'horizontal', 'upright')]), image)).toEqual([]);
+  });
+});
+
+describe('readStackedColumns', () => {
+  // Eleven dark hollow glyphs, 7x10 px, stacked down a light picture: one column to read.
+  const image: RawImage = { data: Buffer.alloc(300 * 300, 200), width: 300, height: 300, channels: 1 };
+  for (let k = 0; k < 11; k++) {
+    for (let y = 0; y < 10; y++) for (let x = 0; x < 7; x++) if (x < 2 || x > 4 || y < 2 || y > 7) image.data[(60 + k * 13 + y) * 300 + 100 + x] = 40;
+  }
+  /** An engine whose recogniser reads every crop as `text` (0.95 per character, except `probs`). */
+  const reading = (text: string, probs: Record<number, number> = {}): OcrEngine => ({
+    recognizeCrops: async (crops: readonly RawImage[]) => crops.map(() => {
+      const p = [...text].map((_, i) => probs[i] ?? 0.95);
+      return { text, confidence: p.reduce((a, b) => a + b, 0) / p.length, charConfidences: p, alternatives: [...text].map((c, i) => [{ char: c, prob: p[i]! }]) };
+    }),
+  }) as unknown as OcrEngine;
+
+  it.each([
+    { why: 'a code read whole', text: 'TEMU9548541', codes: ['TEMU9548541'] },
+    { why: 'a worn category letter read as 0: one change, the check digit holds', text: 'TEM09545687', probs: { 3: 0.5 }, codes: ['TEMU9545687'] },
+    { why: 'two changes are too many for a column found without the detector', text: 'TEM09545681', probs: { 3: 0.5, 10: 0.5 }, codes: [] },
+    { why: 'ten characters: the check digit is not made up', text: 'TEMU954854', codes: [] },
+    { why: 'a check digit that does not hold', text: 'TEMU9548542', codes: [] },
+  ] as Array<{ why: string; text: string; probs?: Record<number, number>; codes: string[] }>)('$why', async ({ text, probs, codes }) => {
+    const found = await readStackedColumns(reading(text, probs), image);
+    expect(found.map((c) => c.value)).toEqual(codes);
+    for (const c of found) expect(c.orientation).toBe('vertical');
+  });
+});
+
+describe('readRegion', () => {
+  const image: RawImage = { data: Buffer.alloc(200 * 200 * 3, 200), width: 200, height: 200, channels: 3 };
+  const box = { x: 20, y: 20, w: 60, h: 160 };
+  it.each([
+    { layout: 'upright', orientation: 'horizontal', read: ['upright'] },
+    { layout: 'upside_down', orientation: 'horizontal', read: ['upside_down'] },
+    { layout: 'rotated_ccw', orientation: 'vertical', read: ['rotated_ccw'] },
+    { layout: 'rotated_cw', orientation: 'vertical', read: ['rotated_cw'] },
+    { layout: 'stacked', orientation: 'vertical', read: ['rotated_ccw', 'rotated_cw'] },
+  ] as const)('a partial line read $layout is read whole $read', async ({ layout, orientation, read }) => {
+    let crops = 0;
+    const engine = {
+      readLines: async () => [],
+      recognizeCrops: async (cs: readonly RawImage[]) => cs.map(() => {
+        crops++;
+        return { text: 'CSQU3054383', confidence: 0.95, charConfidences: Array(11).fill(0.95), alternatives: [...'CSQU3054383'].map((c) => [{ char: c, prob: 0.95 }]) };
+      }),
+    } as unknown as OcrEngine;
+    const lines = await readRegion(engine, image, { wide: box, tight: box, orientation, layout });
+    expect(crops).toBe(read.length);
+    expect(lines.map((l) => l.line.layout).sort()).toEqual([...read].sort());
   });
 });

@@ -5,6 +5,7 @@ import { cropRect, rotateQuarter } from '../../image/warp.js';
 import type { TextLine } from '../ocr.types.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import { extentOf, meanConfidence, neighbourGroups, type Placed, placed } from './line-geometry.js';
+import { findStackedColumns } from './stacked-columns.js';
 
 /** Detector input for the first pass over a whole photo. */
 const DETECTOR_SIDE = 960;
@@ -39,6 +40,11 @@ export async function readContainer(engine: OcrEngine, image: RawImage): Promise
     // afar). Detect again at the photo's own resolution.
     lines = placed(await engine.readLines(image, { detLimitSide: Math.min(2048, Math.ceil(side / 32) * 32), minConfidence: 0.3, pack: true }));
     codes = findCodes(lines);
+    // Small codes painted as a stack of upright characters (a corner post seen from afar) are
+    // invisible to the detector: look for such columns in the image itself.
+    const columns = await readStackedColumns(engine, image);
+    // Codes whose check digit holds add up (a yard shows many); a corrected guess gives way.
+    if (columns.length > 0) codes = [...codes.filter((c) => c.rank === 0), ...columns].filter((c, i, xs) => xs.findIndex((d) => d.value === c.value) === i);
   }
   const out: TextReading[] = codes.map((c) => ({ value: c.value, confidence: c.confidence, orientation: c.orientation, label: 'Serial Number', box: c.box }));
   out.push(...otherFields(lines));
@@ -65,8 +71,31 @@ function mergeCodes(before: CodeFound[], again: CodeFound[]): CodeFound[] {
   return [...before, ...again].filter((c, i, xs) => xs.findIndex((d) => d.value === c.value) === i);
 }
 
-/** Every code in groups of neighbouring lines (an 11-character window of their characters). */
-function codeCandidates(lines: Placed[]): CodeFound[] {
+/** Codes read in columns of stacked characters (see findStackedColumns), each column on its
+ * own: those whose check digit holds as read or after one change (a worn U read as 0). */
+export async function readStackedColumns(engine: OcrEngine, image: RawImage): Promise<CodeFound[]> {
+  const columns = findStackedColumns(image, MAX_COLUMNS);
+  if (columns.length === 0) return [];
+  // Turned a quarter counter-clockwise, a stack reads top to bottom (the recogniser reads small
+  // characters lying on their side as well as upright ones).
+  // Small batches: a batch is padded to its widest crop, and turned columns differ much in
+  // length (same readings, about half the recogniser time for a yard's columns).
+  const decoded = await engine.recognizeCrops(columns.map((c) => rotateQuarter(cropRect(image, c.x, c.y, c.w, c.h), 1)), { charset: CODE_CHARSET, batchSize: 2 });
+  return decoded.flatMap((d, k) => {
+    const c = columns[k]!;
+    const box: TextLine['box'] = [{ x: c.x, y: c.y }, { x: c.x + c.w, y: c.y }, { x: c.x + c.w, y: c.y + c.h }, { x: c.x, y: c.y + c.h }];
+    if (d.confidence < 0.3) return [];
+    const code = codeCandidates(placed([{ ...d, box, orientation: 'vertical', layout: 'stacked' }]), 1).filter((f) => f.rank <= 1).sort((a, b) => a.rank - b.rank || b.confidence - a.confidence)[0];
+    return code ? [code] : [];
+  });
+}
+
+/** Columns of stacked characters read at most: each costs a recogniser run. */
+const MAX_COLUMNS = 8;
+
+/** Every code in groups of neighbouring lines (an 11-character window of their characters),
+ * correcting at most `maxChanges` characters of a reading of exactly 11. */
+function codeCandidates(lines: Placed[], maxChanges = 2): CodeFound[] {
   const found: CodeFound[] = [];
   for (const g of neighbourGroups(lines, 3)) {
     const chars = characterOptions(g);
@@ -76,7 +105,7 @@ function codeCandidates(lines: Placed[]): CodeFound[] {
     for (let start = 0; start + 11 <= chars.length && chars.length <= 13; start++) {
       // With extra characters around, the window must hold as read: shifting a window and
       // correcting it too finds a check digit that holds in almost anything.
-      const r = resolveContainerOptions(chars.slice(start, start + 11), chars.length > 11 ? 0 : 2);
+      const r = resolveContainerOptions(chars.slice(start, start + 11), chars.length > 11 ? 0 : maxChanges);
       // Extra characters around the code (a neighbour's paint) cost a little confidence.
       if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * (chars.length > 11 ? 0.95 : 1), orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
     }
@@ -85,7 +114,7 @@ function codeCandidates(lines: Placed[]): CodeFound[] {
     // its own, corrected like one, at a small cost in confidence.
     const core = trimFaintEnds(chars);
     if (core.length === 11 && chars.length > 11) {
-      const r = resolveContainerOptions(core, 2);
+      const r = resolveContainerOptions(core, maxChanges);
       if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * 0.9, orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
     }
     if (chars.length === 10) {
@@ -130,8 +159,8 @@ interface Region { x: number; y: number; w: number; h: number }
  * starts with the owner code), and across it by its
  * thickness (room for a detector); `tight` extends it the same way along, barely across (one line
  * for the recogniser). */
-export function partialCodeRegions(lines: Placed[], image: { width: number; height: number }): Array<{ wide: Region; tight: Region; orientation: Placed['line']['orientation'] }> {
-  const found: Array<{ wide: Region; tight: Region; orientation: Placed['line']['orientation']; weight: number }> = [];
+export function partialCodeRegions(lines: Placed[], image: { width: number; height: number }): Array<{ wide: Region; tight: Region; orientation: TextLine['orientation']; layout: TextLine['layout'] }> {
+  const found: Array<{ wide: Region; tight: Region; orientation: TextLine['orientation']; layout: TextLine['layout']; weight: number }> = [];
   const clamp = (r: Region): Region => {
     const x = Math.max(0, Math.floor(r.x));
     const y = Math.max(0, Math.floor(r.y));
@@ -161,26 +190,30 @@ export function partialCodeRegions(lines: Placed[], image: { width: number; heig
       : { x: p.x - before, y: p.y - pad, w: p.w + before + after, h: p.h + 2 * pad });
     const wide = region(across);
     const tight = region(across * 0.15);
-    if (wide.w > 8 && wide.h > 8) found.push({ wide, tight, orientation: p.line.orientation, weight: p.line.confidence * text.length });
+    if (wide.w > 8 && wide.h > 8) found.push({ wide, tight, orientation: p.line.orientation, layout: p.line.layout, weight: p.line.confidence * text.length });
   }
   return found.sort((a, b) => b.weight - a.weight);
 }
 
 /** Reads a region again at the photo's full resolution (the first pass saw it scaled down):
- * detected afresh, and also read whole as one line (both quarter turns when vertical), which
- * joins a code the detector split in pieces. Lines placed back in photo coordinates. */
+ * detected afresh, and also read whole as one line, turned the way its partial line read
+ * (either quarter turn for a stack of upright characters), which joins a code the detector
+ * split in pieces. Lines placed back in photo coordinates. */
 export async function readRegion(engine: OcrEngine, image: RawImage, region: ReturnType<typeof partialCodeRegions>[number]): Promise<Placed[]> {
   const { wide: r, tight: t } = region;
   const side = Math.min(1280, Math.max(640, Math.ceil(Math.max(r.w, r.h) / 32) * 32));
   const detected = await engine.readLines(cropRect(image, r.x, r.y, r.w, r.h), { detLimitSide: side, minConfidence: 0.3, pack: true, charset: CODE_CHARSET });
   const tight = cropRect(image, t.x, t.y, t.w, t.h);
   const vertical = region.orientation === 'vertical';
-  const whole = vertical ? [rotateQuarter(tight, 1), rotateQuarter(tight, 3)] : [tight, rotateQuarter(tight, 2)];
-  const decoded = await engine.recognizeCrops(whole, { charset: CODE_CHARSET });
+  // The way the partial line read is the way its code reads; a stack of upright characters
+  // may read either way.
+  const turns: Array<[number, TextLine['layout']]> = vertical ? [[1, 'rotated_ccw'], [3, 'rotated_cw']] : [[0, 'upright'], [2, 'upside_down']];
+  const ways = turns.filter(([, layout]) => region.layout === 'stacked' || layout === region.layout);
+  const decoded = await engine.recognizeCrops(ways.map(([k]) => rotateQuarter(tight, k)), { charset: CODE_CHARSET });
   const quad = (q: Region): TextLine['box'] => [{ x: q.x, y: q.y }, { x: q.x + q.w, y: q.y }, { x: q.x + q.w, y: q.y + q.h }, { x: q.x, y: q.y + q.h }];
   const lines: TextLine[] = [
     ...detected.map((l) => ({ ...l, box: l.box.map((q) => ({ x: q.x + r.x, y: q.y + r.y })) as TextLine['box'] })),
-    ...decoded.map((d, k) => ({ ...d, box: quad(t), orientation: region.orientation, layout: vertical ? (k ? 'rotated_cw' : 'rotated_ccw') : (k ? 'upside_down' : 'upright') }) satisfies TextLine),
+    ...decoded.map((d, k) => ({ ...d, box: quad(t), orientation: region.orientation, layout: ways[k]![1] }) satisfies TextLine),
   ];
   return placed(lines.filter((l) => l.confidence >= 0.3));
 }
