@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused|int8]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -31,7 +31,7 @@ const showMisses = process.argv.includes('--misses');
 const vinCount = Number(flag('vins', '100'));
 // Synthetic trailer IDs, split between horizontal and stacked vertical ones.
 const trailerCount = Number(flag('trailers', '20'));
-// --precision fp32|fused|int8: which graph the OCR models run (default: OCR_PRECISION, else fp32).
+// --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fp32).
 const engine = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
 const tess = tessVersion ? createTesseractEngine() : undefined;

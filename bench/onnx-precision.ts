@@ -1,5 +1,5 @@
 /**
- * npx tsx bench/onnx-precision.ts [--runs 30] [--image PHOTO] [--precisions fp32,fused,int8]
+ * npx tsx bench/onnx-precision.ts [--runs 30] [--image PHOTO] [--precisions fp32,fused]
  *
  * Raw onnxruntime latency of the PP-OCRv4 detector and recogniser in each graph variant
  * (src/vision/runtime/model-variants.ts): detector on a 1920x1080 photo at 640 and 960 px,
@@ -19,7 +19,7 @@ import { createOnnxSession, OCR_MODEL_FILES, type OnnxSession, runSingle } from 
 import { flag, median } from './lib/stats.js';
 
 const runs = Number(flag('runs', '30'));
-const precisions = flag('precisions', 'fp32,fused,int8')!.split(',').map(parseOcrPrecision);
+const precisions = flag('precisions', 'fp32,fused')!.split(',').map(parseOcrPrecision);
 const gate = path.resolve(import.meta.dirname, '../../shared/datasets/containers-gate');
 const defaultPhoto = fs.existsSync(gate) ? path.join(gate, fs.readdirSync(gate).filter((f) => f.endsWith('.jpg')).sort()[0]!) : undefined;
 const photoPath = flag('image', defaultPhoto);

