@@ -58,10 +58,19 @@ describe('plate pipeline passes', () => {
     expect(detSides).toEqual([640]);
   });
 
-  it('reads each candidate twice: as photographed and with coloured emblems faded', async () => {
-    const { ocr, reads } = fakeOcr('ABC1234', 0.98);
+  it.each([
+    { name: 'a sure grammar match is read once, as photographed', confidence: 0.98, reads: [1] },
+    { name: 'an unsure reading is read again with coloured emblems faded', confidence: 0.72, reads: [1, 1] },
+  ])('$name', async ({ confidence, reads: expected }) => {
+    const { ocr, reads } = fakeOcr('ABC1234', confidence);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
-    expect(reads).toEqual([2]);
+    expect(reads).toEqual(expected);
+  });
+
+  it('reads a line with no plate-length reading again, however confident', async () => {
+    const { ocr, reads } = fakeOcr('ABCDEFGHJK', 0.99);
+    await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(reads).toEqual([1, 1]);
   });
 });
 
