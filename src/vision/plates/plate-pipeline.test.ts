@@ -67,6 +67,15 @@ describe('plate pipeline passes', () => {
     expect(reads).toEqual(expected);
   });
 
+  it('reads again in fast mode a reading sure enough to end the search but not to skip the second look', async () => {
+    const { ocr, reads } = fakeOcr('ABC1234', 0.85);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    // Above fast mode's sure score (0.8), below the settled score (0.88).
+    expect(res.plates[0]!.score).toBeGreaterThanOrEqual(0.8);
+    expect(res.plates[0]!.score).toBeLessThan(0.88);
+    expect(reads).toEqual([1, 1]);
+  });
+
   it('reads a line with no plate-length reading again, however confident', async () => {
     const { ocr, reads } = fakeOcr('ABCDEFGHJK', 0.99);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));

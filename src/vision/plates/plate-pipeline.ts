@@ -70,6 +70,10 @@ export const MAX_CANDIDATES_PER_PLATE = 10;
  * ones already have tight boxes, and a close-up of them cut characters off (plate crops). */
 const REFINE_BELOW = 40;
 
+/** A first look at least this sure of a grammar match is not read again with the brightest
+ * channel (in every mode: fast mode's lower sure score would skip second looks that find plates). */
+const SETTLED_SCORE = 0.88;
+
 function textBounds(quads: readonly Quad[]): Box {
   const b = quadBounds(quads.flat());
   return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
@@ -140,7 +144,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const ranked = score(chars);
       firstScores.set(chars, ranked);
       const top = ranked[0];
-      return mode.secondLook && !(top?.matched && top.score >= mode.sureScore);
+      return mode.secondLook && !(top?.matched && top.score >= SETTLED_SCORE);
     };
     const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
