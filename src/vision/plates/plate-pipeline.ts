@@ -73,6 +73,9 @@ const REFINE_BELOW = 40;
 /** A first look at least this sure of a grammar match is not read again with the brightest
  * channel (in every mode: fast mode's lower sure score would skip second looks that find plates). */
 const SETTLED_SCORE = 0.88;
+/** ... and only when no character of it is doubtful: an emblem between character groups (a
+ * peach, a tree) reads as an extra C, I or 1 at about 0.6-0.85 and can still fit a grammar. */
+const SETTLED_CHAR = 0.9;
 
 function textBounds(quads: readonly Quad[]): Box {
   const b = quadBounds(quads.flat());
@@ -144,7 +147,8 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const ranked = score(chars);
       firstScores.set(chars, ranked);
       const top = ranked[0];
-      return mode.secondLook && !(top?.matched && top.score >= SETTLED_SCORE);
+      const settled = top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => (c[0]?.prob ?? 0) >= SETTLED_CHAR);
+      return mode.secondLook && !settled;
     };
     const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
