@@ -12,8 +12,8 @@ const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
 const blank = (width: number, height: number): RawImage => ({ data: Buffer.alloc(width * height * 3, 128), width, height, channels: 3 });
 
 /** An OCR engine that sees one plate-shaped line in the middle of whatever it is shown and
- * reads it as `text` with `confidence` per character; it records the detector sizes asked for. */
-function fakeOcr(text: string, confidence: number) {
+ * reads it as `text` with `confidence` per character (`doubtful` at `doubtfulAt`); it records the detector sizes asked for. */
+function fakeOcr(text: string, confidence: number, doubtfulAt = -1, doubtful = confidence) {
   const detSides: number[] = [];
   const reads: number[] = [];
   const ocr: PlateOcr = {
@@ -29,8 +29,8 @@ function fakeOcr(text: string, confidence: number) {
       reads.push(crops.length);
       return crops.map(() => ({
         text,
-        charConfidences: [...text].map(() => confidence),
-        alternatives: [...text].map((c) => [{ char: c, prob: confidence }]),
+        charConfidences: [...text].map((_, i) => (i === doubtfulAt ? doubtful : confidence)),
+        alternatives: [...text].map((c, i) => [{ char: c, prob: i === doubtfulAt ? doubtful : confidence }]),
       }));
     },
   };
@@ -58,10 +58,34 @@ describe('plate pipeline passes', () => {
     expect(detSides).toEqual([640]);
   });
 
-  it('reads each candidate twice: as photographed and with coloured emblems faded', async () => {
-    const { ocr, reads } = fakeOcr('ABC1234', 0.98);
+  it.each([
+    { name: 'a sure grammar match is read once, as photographed', confidence: 0.98, reads: [1] },
+    { name: 'an unsure reading is read again with coloured emblems faded', confidence: 0.72, reads: [1, 1] },
+  ])('$name', async ({ confidence, reads: expected }) => {
+    const { ocr, reads } = fakeOcr('ABC1234', confidence);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
-    expect(reads).toEqual([2]);
+    expect(reads).toEqual(expected);
+  });
+
+  it('reads again in fast mode a reading sure enough to end the search but not to skip the second look', async () => {
+    const { ocr, reads } = fakeOcr('ABC1234', 0.85);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    // Above fast mode's sure score (0.8), below the settled score (0.88).
+    expect(res.plates[0]!.score).toBeGreaterThanOrEqual(0.8);
+    expect(res.plates[0]!.score).toBeLessThan(0.88);
+    expect(reads).toEqual([1, 1]);
+  });
+
+  it('reads again a sure grammar match with a doubtful character (an emblem read as a letter)', async () => {
+    const { ocr, reads } = fakeOcr('ABC1234', 0.98, 3, 0.7);
+    await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(reads).toEqual([1, 1]);
+  });
+
+  it('reads a line with no plate-length reading again, however confident', async () => {
+    const { ocr, reads } = fakeOcr('ABCDEFGHJK', 0.99);
+    await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(reads).toEqual([1, 1]);
   });
 });
 

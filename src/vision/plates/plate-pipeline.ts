@@ -6,7 +6,7 @@ import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, isOverlayText } from './plate-dedupe.js';
 import { type CropRecognizer, rereadCandidates } from './plate-reread.js';
-import { type ScoredPlate, scoreReading } from './plate-scoring.js';
+import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateMode, Quad } from './plate.types.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 
@@ -41,6 +41,8 @@ interface ModeSettings {
    * read with high confidence, or a generic one read with very high confidence) ends the
    * search: the finer passes would only cost time. */
   sureScore: number;
+  /** Re-read unsettled candidates with their brightest channel (see plate-reread VIEWS). */
+  secondLook: boolean;
 }
 
 export const MODES: Record<PlateMode, ModeSettings> = {
@@ -53,11 +55,12 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     maxLength: 8,
     readPadding: { x: 0.1, y: 0.05 },
     sureScore: 0.88,
+    secondLook: true,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up.
-  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8 },
+  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8, secondLook: true },
   // Recall first: a looser detector, more candidates, short plates kept, every pass.
-  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8 },
+  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8, secondLook: true },
 };
 
 
@@ -66,6 +69,13 @@ export const MAX_CANDIDATES_PER_PLATE = 10;
 /** Text lines the first pass saw shorter than this (detector pixels) get a close-up; taller
  * ones already have tight boxes, and a close-up of them cut characters off (plate crops). */
 const REFINE_BELOW = 40;
+
+/** A first look at least this sure of a grammar match is not read again with the brightest
+ * channel (in every mode: fast mode's lower sure score would skip second looks that find plates). */
+const SETTLED_SCORE = 0.88;
+/** ... and only when no character of it is doubtful: an emblem between character groups (a
+ * peach, a tree) reads as an extra C, I or 1 at about 0.6-0.85 and can still fit a grammar. */
+const SETTLED_CHAR = 0.9;
 
 function textBounds(quads: readonly Quad[]): Box {
   const b = quadBounds(quads.flat());
@@ -129,11 +139,22 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       }
       candidates = refined;
     }
-    const readings = await rereadCandidates(image, candidates, ocr, mode.readPadding);
+    const score = (chars: CharOption[][]) => scoreReading(chars, options).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
+    // The brightest channel only for candidates the first look did not settle: a reading that
+    // fits a region's grammar with a sure score would not change (a third fewer recogniser runs).
+    const firstScores = new Map<CharOption[][], ScoredPlate[]>();
+    const secondLook = (chars: CharOption[][]) => {
+      const ranked = score(chars);
+      firstScores.set(chars, ranked);
+      const top = ranked[0];
+      const settled = top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => (c[0]?.prob ?? 0) >= SETTLED_CHAR);
+      return mode.secondLook && !settled;
+    };
+    const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
     const plates: RankedPlate[] = [];
     for (const { candidate, views } of readings) {
-      const ranked = bestOfViews(views.map((chars) => scoreReading(chars, options))).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
+      const ranked = bestOfViews(views.map((chars) => firstScores.get(chars) ?? score(chars)));
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
       const textBox = textBounds(candidate.lines);

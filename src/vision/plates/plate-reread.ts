@@ -57,36 +57,47 @@ export function cutLine(image: RawImage, quad: Quad): RawImage {
   return warpQuad(image, quad, Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale)));
 }
 
-/** Reads every line of every candidate in one batch, restricted to plate characters. */
+export interface RereadOptions {
+  /** Margin around each line, in line heights. */
+  padding?: { x: number; y: number };
+  /** Decides from the first look (as photographed) whether a candidate also gets the second
+   * (brightest channel). Default: every candidate gets both. */
+  secondLook?: (firstView: CharOption[][], candidate: PlateCandidate) => boolean;
+}
+
+/** Reads every line of every candidate, restricted to plate characters: first as photographed,
+ * in one batch, then the candidates `secondLook` asks for with their brightest channel. */
 export async function rereadCandidates(
   image: RawImage,
   candidates: readonly PlateCandidate[],
   ocr: CropRecognizer,
-  padding: { x: number; y: number } = { x: 0.1, y: 0.05 },
+  options: RereadOptions = {},
 ): Promise<CandidateReading[]> {
-  const crops: RawImage[] = [];
-  const owner: Array<{ candidate: number; view: number }> = [];
-  candidates.forEach((c, i) => {
-    for (const line of c.lines) {
-      const crop = cutLine(image, padQuad(line, padding.x, padding.y));
-      VIEWS.forEach((look, v) => {
-        crops.push(look(crop));
-        owner.push({ candidate: i, view: v });
-      });
-    }
-  });
-  if (crops.length === 0) return [];
-  // Small batches: the recogniser's cost per crop grows with the batch on two cores.
-  const decoded = await ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
+  const padding = options.padding ?? { x: 0.1, y: 0.05 };
+  const lines = candidates.map((c) => c.lines.map((line) => cutLine(image, padQuad(line, padding.x, padding.y))));
   const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
-  decoded.forEach((d, k) => {
-    const { candidate, view } = owner[k]!;
-    const list = views[candidate]![view]!;
-    [...d.text].forEach((ch, n) => {
-      const alts = d.alternatives[n] ?? [];
-      const top = { char: ch, prob: d.charConfidences[n] ?? 0 };
-      list.push([top, ...alts.filter((a) => a.char !== ch)]);
+  const readView = async (v: number, which: readonly number[]) => {
+    const crops: RawImage[] = [];
+    const owner: number[] = [];
+    for (const i of which) for (const crop of lines[i]!) {
+      crops.push(VIEWS[v]!(crop));
+      owner.push(i);
+    }
+    if (crops.length === 0) return;
+    // Small batches: the recogniser's cost per crop grows with the batch on two cores.
+    const decoded = await ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
+    decoded.forEach((d, k) => {
+      const list = views[owner[k]!]![v]!;
+      [...d.text].forEach((ch, n) => {
+        const alts = d.alternatives[n] ?? [];
+        const top = { char: ch, prob: d.charConfidences[n] ?? 0 };
+        list.push([top, ...alts.filter((a) => a.char !== ch)]);
+      });
     });
-  });
-  return candidates.map((candidate, i) => ({ candidate, views: views[i]! }));
+  };
+  const all = candidates.map((_, i) => i);
+  await readView(0, all);
+  const again = options.secondLook ? all.filter((i) => options.secondLook!(views[i]![0]!, candidates[i]!)) : all;
+  await readView(1, again);
+  return candidates.map((candidate, i) => ({ candidate, views: views[i]!.filter((v, k) => k === 0 || again.includes(i)) }));
 }
