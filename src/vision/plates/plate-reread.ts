@@ -3,7 +3,12 @@ import { quadCentre, quadSize } from '../image/quad.js';
 import { warpQuad } from '../image/warp.js';
 import type { CharOption } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
+import { withoutSmallPrint } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
+
+/** Margin at the ends of a close-up line, in line heights: a close-up's box hugs the glyphs, and
+ * the usual margin cuts into a first or last character the detector saw faintly. */
+export const CLOSE_UP_PAD_X = 0.15;
 
 /** What re-reading needs from the OCR engine (src/vision/ocr). */
 export interface CropRecognizer {
@@ -57,7 +62,8 @@ export function cutLine(image: RawImage, quad: Quad): RawImage {
   return warpQuad(image, quad, Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale)));
 }
 
-/** Reads every line of every candidate in one batch, restricted to plate characters. */
+/** Reads every line of every candidate in one batch, restricted to plate characters (small
+ * print beside the number, such as a stacked type code, is cut off first). */
 export async function rereadCandidates(
   image: RawImage,
   candidates: readonly PlateCandidate[],
@@ -68,7 +74,7 @@ export async function rereadCandidates(
   const owner: Array<{ candidate: number; view: number }> = [];
   candidates.forEach((c, i) => {
     for (const line of c.lines) {
-      const crop = cutLine(image, padQuad(line, padding.x, padding.y));
+      const crop = withoutSmallPrint(cutLine(image, padQuad(line, c.closeUp ? Math.max(padding.x, CLOSE_UP_PAD_X) : padding.x, padding.y)));
       VIEWS.forEach((look, v) => {
         crops.push(look(crop));
         owner.push({ candidate: i, view: v });
