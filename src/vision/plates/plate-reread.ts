@@ -74,7 +74,11 @@ export async function rereadCandidates(
   const owner: Array<{ candidate: number; view: number }> = [];
   candidates.forEach((c, i) => {
     for (const line of c.lines) {
-      const crop = withoutSmallPrint(cutLine(image, padQuad(line, c.closeUp ? Math.max(padding.x, CLOSE_UP_PAD_X) : padding.x, padding.y)));
+      // A close-up's wider margin takes in the plate's edge (an EU band, a frame): small print
+      // is looked for only in the usual margin.
+      const crop = c.closeUp
+        ? cutLine(image, padQuad(line, Math.max(padding.x, CLOSE_UP_PAD_X), padding.y))
+        : withoutSmallPrint(cutLine(image, padQuad(line, padding.x, padding.y)));
       VIEWS.forEach((look, v) => {
         crops.push(look(crop));
         owner.push({ candidate: i, view: v });

@@ -40,6 +40,10 @@ describe('small print beside a plate number', () => {
     expect(withoutSmallPrint(plain)).toBe(plain);
   });
 
+  it('leaves small blobs alone when a tall blob shares their columns (a band joined to a letter)', () => {
+    expect(numberColumns(line(300, 100, [[60, 20, 20, 25], [60, 55, 20, 25], [86, 8, 4, 84], ...number]))).toBeNull();
+  });
+
   it('does not judge characters too small to tell print from a broken glyph', () => {
     const tiny: Rect[] = [[30, 6, 6, 12], [40, 6, 6, 12], [50, 6, 6, 12]];
     expect(numberColumns(line(80, 24, [[20, 6, 5, 5], [20, 13, 5, 5], ...tiny]))).toBeNull();

@@ -83,9 +83,14 @@ export function numberColumns(img: RawImage): { x0: number; x1: number } | null 
   // Small print hugs the number: within a character height of its first or last character.
   const before = small.filter((b) => b.x1 <= left + 0.05 * charHeight && left - b.x1 < 0.8 * charHeight);
   const after = small.filter((b) => b.x0 >= right - 0.05 * charHeight && b.x0 - right < 0.8 * charHeight);
-  if (before.length < 2 && after.length < 2) return null;
-  const x0 = before.length >= 2 ? Math.round((Math.max(...before.map((b) => b.x1)) + left) / 2) : 0;
-  const x1 = after.length >= 2 ? Math.round((Math.min(...after.map((b) => b.x0)) + right) / 2) : img.width;
+  // Only print that stands alone: a tall blob in the same columns (a character joined to a
+  // plate's coloured band, a frame) means the small blobs may be parts of something else.
+  const clear = (from: number, to: number) => !blobs.some((b) => !main.includes(b) && b.y1 - b.y0 > SMALL_MAX * charHeight && b.x1 > from && b.x0 < to);
+  const cutBefore = before.length >= 2 && clear(Math.min(...before.map((b) => b.x0)), left);
+  const cutAfter = after.length >= 2 && clear(right, Math.max(...after.map((b) => b.x1)));
+  if (!cutBefore && !cutAfter) return null;
+  const x0 = cutBefore ? Math.round((Math.max(...before.map((b) => b.x1)) + left) / 2) : 0;
+  const x1 = cutAfter ? Math.round((Math.min(...after.map((b) => b.x0)) + right) / 2) : img.width;
   return { x0, x1 };
 }
 
