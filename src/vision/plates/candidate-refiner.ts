@@ -46,5 +46,5 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
   const refined = findPlateCandidates(inside, image.height, 4);
   if (refined.length === 0) return [candidate];
   // The close-up judges the shape; the first pass's confidence stays the detection score.
-  return refined.map((r) => ({ lines: r.lines, dscore: Math.min(candidate.dscore, r.dscore) }));
+  return refined.map((r) => ({ lines: r.lines, dscore: Math.min(candidate.dscore, r.dscore), closeUp: true }));
 }

@@ -16,10 +16,18 @@ describe('plate result filters', () => {
 
   it('drops a slogan under a taller plate number', () => {
     const out = dropSubordinateText([
-      { plate: 'THEFIRSTSTATE', textBox: box(10, 80, 150, 95), lineHeight: 15 },
-      { plate: '508736', textBox: box(20, 30, 140, 75), lineHeight: 45 },
+      { plate: 'THEFIRSTSTATE', textBox: box(10, 80, 150, 95), lineHeight: 15, matched: false },
+      { plate: '508736', textBox: box(20, 30, 140, 75), lineHeight: 45, matched: true },
     ]);
     expect(out.map((o) => o.plate)).toEqual(['508736']);
+  });
+
+  it('keeps a plate under taller text that is no plate number (a taxi roof number)', () => {
+    const out = dropSubordinateText([
+      { plate: '1056', textBox: box(20, 0, 140, 60), lineHeight: 60, matched: false },
+      { plate: '75061H1', textBox: box(30, 90, 130, 120), lineHeight: 30, matched: true },
+    ]);
+    expect(out.map((o) => o.plate)).toEqual(['1056', '75061H1']);
   });
 
   it('recognises a time stamp along the edge of a scene, not a plate on a crop', () => {

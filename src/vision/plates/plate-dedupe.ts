@@ -25,13 +25,17 @@ export interface RankedText {
   textBox: Box;
   /** Height of one text line, pixels. */
   lineHeight: number;
+  /** The reading fits a plate format (a region template or a client format). */
+  matched: boolean;
 }
 
 /** Drops text that sits just above or below a clearly taller reading: a plate's state name,
- * slogan or dealer frame, never its number (the number is the largest text on a plate). */
+ * slogan or dealer frame, never its number (the number is the largest text on a plate). Only
+ * a taller reading that fits a plate format counts: a taxi's roof number or a sign above a
+ * plate is large too, and the plate under it is no slogan. */
 export function dropSubordinateText<T extends RankedText>(items: readonly T[]): T[] {
   return items.filter((it) => !items.some((big) => {
-    if (big === it || big.lineHeight < 1.3 * it.lineHeight) return false;
+    if (big === it || !big.matched || big.lineHeight < 1.3 * it.lineHeight) return false;
     const a = big.textBox;
     const b = it.textBox;
     const overlapX = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);

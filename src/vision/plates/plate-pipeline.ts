@@ -117,7 +117,7 @@ export interface PlatePipeline {
 
 /** Finds plate-like text regions, re-reads them with the plate charset and lets the region
  * grammars pick each reading. */
-type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box };
+type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box; matched: boolean };
 
 export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder): PlatePipeline {
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
@@ -166,6 +166,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         box: plateBox(textBox, height, image.width, image.height),
         textBox,
         lineHeight: height,
+        matched: top.matched,
         plate: top.plate.toLowerCase(),
         region: { code: top.region.code, score: round3(top.region.score) },
         score: round3(top.score),
@@ -192,7 +193,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         if (plates.some((p) => p.score >= mode.sureScore)) break;
       }
       plates.sort((a, b) => b.rank - a.rank);
-      const kept = dedupePlates(dropSubordinateText(plates)).map(({ rank: _rank, lineHeight: _h, textBox: _t, ...p }) => p);
+      const kept = dedupePlates(dropSubordinateText(plates)).map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, ...p }) => p);
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,
         mmc: options.mmc,

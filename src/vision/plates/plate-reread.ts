@@ -3,7 +3,12 @@ import { quadCentre, quadSize } from '../image/quad.js';
 import { warpQuad } from '../image/warp.js';
 import type { CharOption } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
+import { withoutSmallPrint } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
+
+/** Margin at the ends of a close-up line, in line heights: a close-up's box hugs the glyphs, and
+ * the usual margin cuts into a first or last character the detector saw faintly. */
+export const CLOSE_UP_PAD_X = 0.15;
 
 /** What re-reading needs from the OCR engine (src/vision/ocr). */
 export interface CropRecognizer {
@@ -65,8 +70,9 @@ export interface RereadOptions {
   secondLook?: (firstView: CharOption[][], candidate: PlateCandidate) => boolean;
 }
 
-/** Reads every line of every candidate, restricted to plate characters: first as photographed,
- * in one batch, then the candidates `secondLook` asks for with their brightest channel. */
+/** Reads every line of every candidate, restricted to plate characters (small print beside the
+ * number, such as a stacked type code, is cut off first): first as photographed, in one batch,
+ * then the candidates `secondLook` asks for with their brightest channel. */
 export async function rereadCandidates(
   image: RawImage,
   candidates: readonly PlateCandidate[],
@@ -74,7 +80,11 @@ export async function rereadCandidates(
   options: RereadOptions = {},
 ): Promise<CandidateReading[]> {
   const padding = options.padding ?? { x: 0.1, y: 0.05 };
-  const lines = candidates.map((c) => c.lines.map((line) => cutLine(image, padQuad(line, padding.x, padding.y))));
+  // A close-up's wider margin takes in the plate's edge (an EU band, a frame): small print is
+  // looked for only in the usual margin.
+  const lines = candidates.map((c) => c.lines.map((line) => c.closeUp
+    ? cutLine(image, padQuad(line, Math.max(padding.x, CLOSE_UP_PAD_X), padding.y))
+    : withoutSmallPrint(cutLine(image, padQuad(line, padding.x, padding.y)))));
   const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
   const readView = async (v: number, which: readonly number[]) => {
     const crops: RawImage[] = [];

@@ -10,6 +10,8 @@ export interface PlateCandidate {
   lines: Quad[];
   /** Detector confidence times plate-likeness, 0..1. */
   dscore: number;
+  /** The lines come from a close-up detection (tight boxes from full-resolution pixels). */
+  closeUp?: boolean;
 }
 
 export type PlateMode = 'normal' | 'fast' | 'redaction';

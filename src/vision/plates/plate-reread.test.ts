@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../image/decode.js';
+import { type CropRecognizer, rereadCandidates } from './plate-reread.js';
+import type { Quad } from './plate.types.js';
+
+const rect = (x: number, y: number, w: number, h: number): Quad => [
+  { x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h },
+];
+
+/** A light image with dark rectangles for glyphs. */
+function picture(width: number, height: number, glyphs: ReadonlyArray<[number, number, number, number]>): RawImage {
+  const data = Buffer.alloc(width * height * 3, 230);
+  for (const [x, y, w, h] of glyphs) {
+    for (let r = y; r < y + h; r++) data.fill(20, (r * width + x) * 3, (r * width + x + w) * 3);
+  }
+  return { data, width, height, channels: 3 };
+}
+
+/** Records the width of every crop it is asked to read. */
+function recorder() {
+  const widths: number[] = [];
+  const ocr: CropRecognizer = {
+    async recognizeCrops(crops) {
+      widths.push(...crops.map((c) => c.width));
+      return crops.map(() => ({ text: 'A', charConfidences: [0.9], alternatives: [[]] }));
+    },
+  };
+  return { ocr, widths };
+}
+
+describe('rereadCandidates', () => {
+  it('gives close-up lines a wider margin at their ends', async () => {
+    const image = picture(400, 200, []);
+    const line = rect(100, 50, 200, 60);
+    const plain = recorder();
+    await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], plain.ocr);
+    const close = recorder();
+    await rereadCandidates(image, [{ lines: [line], dscore: 0.9, closeUp: true }], close.ocr);
+    expect(close.widths[0]).toBeGreaterThan(plain.widths[0]!);
+  });
+
+  it('cuts a stacked type code off the number before reading it', async () => {
+    const number: Array<[number, number, number, number]> = [[100, 20, 30, 60], [140, 20, 30, 60], [180, 20, 30, 60], [220, 20, 30, 60]];
+    const typed = picture(300, 100, [[60, 20, 20, 25], [60, 55, 20, 25], ...number]);
+    const bare = picture(300, 100, number);
+    const line = rect(50, 10, 210, 80);
+    const a = recorder();
+    await rereadCandidates(typed, [{ lines: [line], dscore: 0.9 }], a.ocr);
+    const b = recorder();
+    await rereadCandidates(bare, [{ lines: [line], dscore: 0.9 }], b.ocr);
+    expect(a.widths[0]).toBeLessThan(b.widths[0]!);
+  });
+});

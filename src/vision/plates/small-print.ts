@@ -1,0 +1,102 @@
+import type { RawImage } from '../image/decode.js';
+import { cropRect, toGray } from '../image/warp.js';
+import { otsuThreshold } from '../ocr/vertical-text.js';
+
+/** Bounds of one blob of ink in a line crop, pixels (x1, y1 exclusive). */
+export interface Glyph {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** Connected blobs of ink (4-connected), ink being the rarer Otsu class (characters cover
+ * less of a line than the plate's background does, whichever is darker). */
+export function inkBlobs(img: RawImage): Glyph[] {
+  const gray = toGray(img);
+  const { width: w, height: h } = img;
+  const t = otsuThreshold(gray);
+  let dark = 0;
+  for (const v of gray) if (v <= t) dark++;
+  const darkInk = dark < (w * h) / 2;
+  const ink = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++) ink[i] = (gray[i]! <= t) === darkInk ? 1 : 0;
+  const seen = new Uint8Array(w * h);
+  const stack = new Int32Array(w * h);
+  const blobs: Glyph[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (!ink[start] || seen[start]) continue;
+    let top = 0;
+    stack[top++] = start;
+    seen[start] = 1;
+    let x0 = w, y0 = h, x1 = 0, y1 = 0;
+    while (top > 0) {
+      const p = stack[--top]!;
+      const x = p % w;
+      const y = (p - x) / w;
+      if (x < x0) x0 = x;
+      if (x >= x1) x1 = x + 1;
+      if (y < y0) y0 = y;
+      if (y >= y1) y1 = y + 1;
+      const next = [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, y > 0 ? p - w : -1, y < h - 1 ? p + w : -1];
+      for (const q of next) {
+        if (q >= 0 && ink[q] && !seen[q]) {
+          seen[q] = 1;
+          stack[top++] = q;
+        }
+      }
+    }
+    blobs.push({ x0, y0, x1, y1 });
+  }
+  return blobs;
+}
+
+/** Small glyphs are at most this part of the number's character height (type codes such as
+ * US, HC or RTR are printed at about half its height). */
+const SMALL_MAX = 0.62;
+const SMALL_MIN = 0.2;
+/** Below this character height (crop pixels) blobs are too coarse to tell small print from a
+ * broken character. */
+const MIN_CHAR_HEIGHT = 24;
+
+/** The columns of a line crop that hold the plate number, when small print (two or more
+ * glyphs well under the number's height, stacked or side by side) sits at either end of it:
+ * a plate's type code (`US 5555`, `5555 HC`) or a dealer's digits are not part of the number,
+ * and the recogniser reads them as one more character. Null when there is none. */
+export function numberColumns(img: RawImage): { x0: number; x1: number } | null {
+  const h = img.height;
+  const blobs = inkBlobs(img).filter((b) => b.y0 > 0 && b.y1 < h);
+  const tall = blobs.filter((b) => b.y1 - b.y0 >= 0.4 * h).map((b) => b.y1 - b.y0).sort((a, b) => a - b);
+  if (tall.length < 2) return null;
+  const charHeight = tall[Math.floor(tall.length / 2)]!;
+  if (charHeight < MIN_CHAR_HEIGHT) return null;
+  const main = blobs.filter((b) => b.y1 - b.y0 >= 0.8 * charHeight && b.y1 - b.y0 <= 1.2 * charHeight && b.x1 - b.x0 <= 1.2 * charHeight);
+  if (main.length < 2) return null;
+  const left = Math.min(...main.map((b) => b.x0));
+  const right = Math.max(...main.map((b) => b.x1));
+  const top = Math.min(...main.map((b) => b.y0));
+  const bottom = Math.max(...main.map((b) => b.y1));
+  const small = blobs.filter((b) => {
+    const bh = b.y1 - b.y0;
+    return bh >= SMALL_MIN * charHeight && bh <= SMALL_MAX * charHeight && b.x1 - b.x0 <= charHeight && b.y0 >= top - 0.25 * charHeight && b.y1 <= bottom + 0.25 * charHeight;
+  });
+  // Small print hugs the number: within a character height of its first or last character.
+  const before = small.filter((b) => b.x1 <= left + 0.05 * charHeight && left - b.x1 < 0.8 * charHeight);
+  const after = small.filter((b) => b.x0 >= right - 0.05 * charHeight && b.x0 - right < 0.8 * charHeight);
+  // Only print that stands alone: a tall blob in the same columns (a character joined to a
+  // plate's coloured band, a frame) means the small blobs may be parts of something else.
+  const clear = (from: number, to: number) => !blobs.some((b) => !main.includes(b) && b.y1 - b.y0 > SMALL_MAX * charHeight && b.x1 > from && b.x0 < to);
+  const cutBefore = before.length >= 2 && clear(Math.min(...before.map((b) => b.x0)), left);
+  const cutAfter = after.length >= 2 && clear(right, Math.max(...after.map((b) => b.x1)));
+  if (!cutBefore && !cutAfter) return null;
+  const x0 = cutBefore ? Math.round((Math.max(...before.map((b) => b.x1)) + left) / 2) : 0;
+  const x1 = cutAfter ? Math.round((Math.min(...after.map((b) => b.x0)) + right) / 2) : img.width;
+  return { x0, x1 };
+}
+
+/** The line crop without small print at its ends (see `numberColumns`), else the crop itself. */
+export function withoutSmallPrint(img: RawImage): RawImage {
+  const span = numberColumns(img);
+  if (!span) return img;
+  return cropRect(img, span.x0, 0, span.x1 - span.x0, img.height);
+}
