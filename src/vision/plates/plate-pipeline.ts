@@ -5,7 +5,7 @@ import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, isOverlayText } from './plate-dedupe.js';
-import { type CropRecognizer, rereadCandidates } from './plate-reread.js';
+import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateMode, Quad } from './plate.types.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
@@ -35,8 +35,10 @@ interface ModeSettings {
   /** Accepted plate lengths (alphanumerics). */
   minLength: number;
   maxLength: number;
-  /** Margin around each text line before it is read, in line heights (left/right, top/bottom). */
-  readPadding: { x: number; y: number };
+  /** Margin around each text line before it is read, in line heights (left/right, top/bottom,
+   * left/right of close-up lines: fast mode keeps the usual one, where the wider margin
+   * tipped unsure leading Os of Brazilian plates to D and only one pass can make up for it). */
+  readPadding: { x: number; y: number; closeUpX: number };
   /** A plate a pass read at this score or above (grammar-weighted: a specific region format
    * read with high confidence, or a generic one read with very high confidence) ends the
    * search: the finer passes would only cost time. */
@@ -53,14 +55,14 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     ],
     minLength: 4,
     maxLength: 8,
-    readPadding: { x: 0.1, y: 0.05 },
+    readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X },
     sureScore: 0.88,
     secondLook: true,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up.
-  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8, secondLook: true },
+  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8, secondLook: true },
   // Recall first: a looser detector, more candidates, short plates kept, every pass.
-  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05 }, sureScore: 0.8, secondLook: true },
+  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, secondLook: true },
 };
 
 

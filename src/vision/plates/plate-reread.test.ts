@@ -37,6 +37,10 @@ describe('rereadCandidates', () => {
     const close = recorder();
     await rereadCandidates(image, [{ lines: [line], dscore: 0.9, closeUp: true }], close.ocr);
     expect(close.widths[0]).toBeGreaterThan(plain.widths[0]!);
+    // Fast mode keeps the usual margin on close-ups (the wider one tips an unsure O to D).
+    const narrow = recorder();
+    await rereadCandidates(image, [{ lines: [line], dscore: 0.9, closeUp: true }], narrow.ocr, { padding: { x: 0.1, y: 0.05, closeUpX: 0.1 } });
+    expect(narrow.widths[0]).toBe(plain.widths[0]);
   });
 
   it('cuts a stacked type code off the number before reading it', async () => {

@@ -63,8 +63,9 @@ export function cutLine(image: RawImage, quad: Quad): RawImage {
 }
 
 export interface RereadOptions {
-  /** Margin around each line, in line heights. */
-  padding?: { x: number; y: number };
+  /** Margin around each line, in line heights; `closeUpX` at the ends of close-up lines
+   * (default CLOSE_UP_PAD_X). */
+  padding?: { x: number; y: number; closeUpX?: number };
   /** Decides from the first look (as photographed) whether a candidate also gets the second
    * (brightest channel). Default: every candidate gets both. */
   secondLook?: (firstView: CharOption[][], candidate: PlateCandidate) => boolean;
@@ -83,7 +84,7 @@ export async function rereadCandidates(
   // A close-up's wider margin takes in the plate's edge (an EU band, a frame): small print is
   // looked for only in the usual margin.
   const lines = candidates.map((c) => c.lines.map((line) => c.closeUp
-    ? cutLine(image, padQuad(line, Math.max(padding.x, CLOSE_UP_PAD_X), padding.y))
+    ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y))
     : withoutSmallPrint(cutLine(image, padQuad(line, padding.x, padding.y)))));
   const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
   const readView = async (v: number, which: readonly number[]) => {
