@@ -26,12 +26,18 @@ describe('loadConfig', () => {
     });
   });
 
+  it('accepts the OCR graph variants in any case', () => {
+    expect(() => loadConfig({ OCR_PRECISION: ' Fused ' })).not.toThrow();
+    expect(() => loadConfig({ OCR_PRECISION: 'fp32' })).not.toThrow();
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
     ['PUBLIC_URL', 'not a url'],
     ['DATABASE_URL', 'mysql://x'],
     ['LOG_LEVEL', 'loud'],
+    ['OCR_PRECISION', 'int8'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrowError(new RegExp(`${name}=`));

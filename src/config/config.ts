@@ -41,6 +41,9 @@ const envSchema = z.object({
   OUTBOUND_ALLOW: z.string().default(''),
   WORKER_THREADS: intFrom(Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1),
   INFERENCE_THREADS: intFrom(os.availableParallelism(), 1),
+  /** Read by the OCR worker threads (src/vision/runtime/model-variants.ts); checked here so a typo
+   * stops the process at start rather than at the first reading. */
+  OCR_PRECISION: z.string().trim().toLowerCase().pipe(z.enum(['fp32', 'fused'])).optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
   LICENSE_KEY: z.string().default(''),
