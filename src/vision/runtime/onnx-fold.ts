@@ -151,14 +151,14 @@ export function pruneInitializers(graph: OnnxGraph): void {
   for (const name of [...graph.initializers.keys()]) if (!used.has(name)) graph.initializers.delete(name);
 }
 
-/** Mul(a) → Add(b) with scalars feeding only 1x1 unpadded Convs becomes part of those Convs:
- * W·(a·x + b) + c = (a·W)·x + (c + b·ΣW). Exact because a 1x1 kernel without padding never
- * reads a padded zero. */
-export function foldScalarAffineIntoNextConv(graph: OnnxGraph): number {
-  let folded = 0;
+type ScalarOperand = NonNullable<ReturnType<typeof scalarOperand>>;
+
+/** Every Mul(a) → Add(b) by scalars where the Mul feeds only the Add and the Add feeds other
+ * nodes (its readers); neither is a graph output. */
+function scalarAffines(graph: OnnxGraph): Array<{ mul: OnnxNode; add: OnnxNode; scale: ScalarOperand; shift: ScalarOperand; readers: OnnxNode[] }> {
   const uses = consumers(graph);
   const producers = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
-  const removed = new Set<OnnxNode>();
+  const found = [];
   for (const add of graph.nodes) {
     if (add.opType !== 'Add' || isGraphOutput(graph, add.outputs[0]!)) continue;
     const shift = scalarOperand(graph, add);
@@ -166,7 +166,19 @@ export function foldScalarAffineIntoNextConv(graph: OnnxGraph): number {
     if (!shift || mul?.opType !== 'Mul' || uses.get(mul.outputs[0]!)?.length !== 1 || isGraphOutput(graph, mul.outputs[0]!)) continue;
     const scale = scalarOperand(graph, mul);
     const readers = uses.get(add.outputs[0]!) ?? [];
-    if (!scale || readers.length === 0 || !readers.every((c) => isPointwiseConv(graph, c) && c.inputs[0] === add.outputs[0])) continue;
+    if (scale && readers.length > 0) found.push({ mul, add, scale, shift, readers });
+  }
+  return found;
+}
+
+/** Mul(a) → Add(b) with scalars feeding only 1x1 unpadded Convs becomes part of those Convs:
+ * W·(a·x + b) + c = (a·W)·x + (c + b·ΣW). Exact because a 1x1 kernel without padding never
+ * reads a padded zero. */
+export function foldScalarAffineIntoNextConv(graph: OnnxGraph): number {
+  let folded = 0;
+  const removed = new Set<OnnxNode>();
+  for (const { mul, add, scale, shift, readers } of scalarAffines(graph)) {
+    if (!readers.every((c) => isPointwiseConv(graph, c) && c.inputs[0] === add.outputs[0])) continue;
     for (const conv of readers) {
       const weight = graph.initializers.get(conv.inputs[1]!)!;
       const w = floatsOf(weight);
@@ -207,18 +219,10 @@ function isPointwiseConv(graph: OnnxGraph, n: OnnxNode): boolean {
  * a·x + b = a·(x + b/a) gives the same convolution with one pass less. */
 export function foldScalarScaleIntoNextConv(graph: OnnxGraph): number {
   let folded = 0;
-  const uses = consumers(graph);
-  const producers = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
   const removed = new Set<OnnxNode>();
-  for (const add of graph.nodes) {
-    if (add.opType !== 'Add' || isGraphOutput(graph, add.outputs[0]!)) continue;
-    const shift = scalarOperand(graph, add);
-    const mul = shift ? producers.get(shift.other) : undefined;
-    if (!shift || mul?.opType !== 'Mul' || uses.get(mul.outputs[0]!)?.length !== 1 || isGraphOutput(graph, mul.outputs[0]!)) continue;
-    const scale = scalarOperand(graph, mul);
-    const readers = uses.get(add.outputs[0]!) ?? [];
+  for (const { mul, add, scale, shift, readers } of scalarAffines(graph)) {
     const isFloatConv = (c: OnnxNode) => c.opType === 'Conv' && c.inputs[0] === add.outputs[0] && graph.initializers.get(c.inputs[1]!)?.dataType === TensorType.FLOAT;
-    if (!scale || scale.value === 0 || readers.length === 0 || !readers.every(isFloatConv)) continue;
+    if (scale.value === 0 || !readers.every(isFloatConv)) continue;
     for (const conv of readers) {
       const weight = graph.initializers.get(conv.inputs[1]!)!;
       const name = `${conv.outputs[0]}_input_scale_w`;
