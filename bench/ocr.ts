@@ -31,7 +31,7 @@ const showMisses = process.argv.includes('--misses');
 const vinCount = Number(flag('vins', '100'));
 // Synthetic trailer IDs, split between horizontal and stacked vertical ones.
 const trailerCount = Number(flag('trailers', '20'));
-// --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fp32).
+// --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
 const engine = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
 const tess = tessVersion ? createTesseractEngine() : undefined;

@@ -28,7 +28,7 @@ const hint = process.argv.includes('--hint');
 const showMisses = process.argv.includes('--misses');
 
 const sets = await loadPlateSets(dataDir);
-// --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fp32).
+// --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
 const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
 const pipeline = createPlatePipeline(ocr);
 

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -11,8 +12,8 @@ afterAll(() => rmSync(cacheDir, { recursive: true, force: true }));
 
 describe('OCR_PRECISION', () => {
   it.each([
-    [undefined, 'fp32'],
-    ['', 'fp32'],
+    [undefined, 'fused'],
+    ['', 'fused'],
     ['FUSED', 'fused'],
     [' fp32 ', 'fp32'],
   ])('%j means %s', (value, precision) => expect(parseOcrPrecision(value)).toBe(precision));
@@ -34,6 +35,25 @@ describe('fused PP-OCRv4 models', () => {
     expect(derived.reduce((m, v, i) => Math.max(m, Math.abs(v - shipped[i]!)), 0)).toBeLessThan(1e-4);
     // The second call reads the cache.
     expect(Buffer.from(fusedModelBytes(source, cacheDir)).equals(Buffer.from(fused))).toBe(true);
+  });
+});
+
+describe('the fused model cache', () => {
+  it.each([
+    [0o700, 'reads a cached file from its own private directory', true],
+    [0o777, 'ignores a file planted in a directory other users can write to', false],
+  ])('mode %o: %s', (mode, _what, used) => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-variants-mode-'));
+    try {
+      chmodSync(dir, mode);
+      const source = resolveModelAsset(OCR_MODEL_FILES.detection);
+      const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 16);
+      writeFileSync(join(dir, `${hash}-fused-v2.onnx`), 'planted');
+      const bytes = Buffer.from(fusedModelBytes(source, dir));
+      expect(bytes.toString() === 'planted').toBe(used);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -18,7 +18,7 @@ export interface OnnxSessionOptions {
    * this code lowers it when it runs several sessions side by side. */
   intraOpNumThreads?: number;
   /** Graph variant of the detector and recogniser (model-variants.ts). Default: OCR_PRECISION,
-   * else fp32, the shipped files. */
+   * else fused. */
   precision?: OcrPrecision;
 }
 
