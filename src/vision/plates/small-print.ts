@@ -1,14 +1,10 @@
+import { type Component, componentBoxes } from '../image/components.js';
 import type { RawImage } from '../image/decode.js';
 import { cropRect, toGray } from '../image/warp.js';
 import { otsuThreshold } from '../ocr/vertical-text.js';
 
 /** Bounds of one blob of ink in a line crop, pixels (x1, y1 exclusive). */
-export interface Glyph {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+export type Glyph = Component;
 
 /** Connected blobs of ink (4-connected), ink being the rarer Otsu class (characters cover
  * less of a line than the plate's background does, whichever is darker). */
@@ -21,34 +17,7 @@ export function inkBlobs(img: RawImage): Glyph[] {
   const darkInk = dark < (w * h) / 2;
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) ink[i] = (gray[i]! <= t) === darkInk ? 1 : 0;
-  const seen = new Uint8Array(w * h);
-  const stack = new Int32Array(w * h);
-  const blobs: Glyph[] = [];
-  for (let start = 0; start < w * h; start++) {
-    if (!ink[start] || seen[start]) continue;
-    let top = 0;
-    stack[top++] = start;
-    seen[start] = 1;
-    let x0 = w, y0 = h, x1 = 0, y1 = 0;
-    while (top > 0) {
-      const p = stack[--top]!;
-      const x = p % w;
-      const y = (p - x) / w;
-      if (x < x0) x0 = x;
-      if (x >= x1) x1 = x + 1;
-      if (y < y0) y0 = y;
-      if (y >= y1) y1 = y + 1;
-      const next = [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, y > 0 ? p - w : -1, y < h - 1 ? p + w : -1];
-      for (const q of next) {
-        if (q >= 0 && ink[q] && !seen[q]) {
-          seen[q] = 1;
-          stack[top++] = q;
-        }
-      }
-    }
-    blobs.push({ x0, y0, x1, y1 });
-  }
-  return blobs;
+  return componentBoxes(ink, w, h, 4);
 }
 
 /** Small glyphs are at most this part of the number's character height (type codes such as

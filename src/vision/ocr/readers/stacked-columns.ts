@@ -1,3 +1,4 @@
+import { componentBoxes } from '../../image/components.js';
 import type { RawImage } from '../../image/decode.js';
 import { toGray } from '../../image/warp.js';
 
@@ -64,43 +65,12 @@ export function inkBlobs(gray: Uint8Array, sums: Float64Array, w: number, h: num
       else if (g > mean * 1.15 && g - mean > 12) ink[y * w + x] = 2;
     }
   }
-  const blobs: Blob[] = [];
-  const stack = new Int32Array(w * h);
-  for (let start = 0; start < w * h; start++) {
-    const kind = ink[start]!;
-    if (!kind) continue;
-    ink[start] = 0;
-    let top = 0;
-    stack[top++] = start;
-    let x0 = w, y0 = h, x1 = 0, y1 = 0, n = 0;
-    while (top > 0) {
-      const p = stack[--top]!;
-      const x = p % w, y = (p - x) / w;
-      n++;
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= w) continue;
-          const q = ny * w + nx;
-          if (ink[q] === kind) {
-            ink[q] = 0;
-            stack[top++] = q;
-          }
-        }
-      }
-    }
-    const bw = x1 - x0 + 1, bh = y1 - y0 + 1;
-    // Narrow and upright: one character or a few run together (small stacked characters
-    // blur into each other), not a speck and not a solid patch (a rivet, a shadow).
-    if (bh >= MIN_CHAR_H && bh <= MAX_CHAR_H * 4 && bw <= MAX_CHAR_H && bw <= bh * 1.2 && (bw < 4 || n <= bw * bh * 0.85)) blobs.push({ x0, y0, x1: x1 + 1, y1: y1 + 1 });
-  }
-  return blobs;
+  // Narrow and upright: one character or a few run together (small stacked characters
+  // blur into each other), not a speck and not a solid patch (a rivet, a shadow).
+  return componentBoxes(ink, w, h, 8).filter((c) => {
+    const bw = c.x1 - c.x0, bh = c.y1 - c.y0;
+    return bh >= MIN_CHAR_H && bh <= MAX_CHAR_H * 4 && bw <= MAX_CHAR_H && bw <= bh * 1.2 && (bw < 4 || c.pixels <= bw * bh * 0.85);
+  });
 }
 
 /** Chains of blobs one under the other (centres aligned, a gap under about three character
