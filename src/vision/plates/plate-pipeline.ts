@@ -43,8 +43,6 @@ interface ModeSettings {
    * read with high confidence, or a generic one read with very high confidence) ends the
    * search: the finer passes would only cost time. */
   sureScore: number;
-  /** Re-read unsettled candidates with their brightest channel (see plate-reread VIEWS). */
-  secondLook: boolean;
 }
 
 export const MODES: Record<PlateMode, ModeSettings> = {
@@ -57,12 +55,11 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     maxLength: 8,
     readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X },
     sureScore: 0.88,
-    secondLook: true,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up.
-  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8, secondLook: true },
+  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8 },
   // Recall first: a looser detector, more candidates, short plates kept, every pass.
-  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, secondLook: true },
+  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8 },
 };
 
 
@@ -150,7 +147,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       firstScores.set(chars, ranked);
       const top = ranked[0];
       const settled = top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => (c[0]?.prob ?? 0) >= SETTLED_CHAR);
-      return mode.secondLook && !settled;
+      return !settled;
     };
     const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
