@@ -83,7 +83,7 @@ export async function readStackedColumns(engine: OcrEngine, image: RawImage): Pr
   const decoded = await engine.recognizeCrops(columns.map((c) => rotateQuarter(cropRect(image, c.x, c.y, c.w, c.h), 1)), { charset: CODE_CHARSET, batchSize: 2 });
   return decoded.flatMap((d, k) => {
     const c = columns[k]!;
-    const box: TextLine['box'] = [{ x: c.x, y: c.y }, { x: c.x + c.w, y: c.y }, { x: c.x + c.w, y: c.y + c.h }, { x: c.x, y: c.y + c.h }];
+    const box = rectQuad(c);
     if (d.confidence < 0.3) return [];
     const code = codeCandidates(placed([{ ...d, box, orientation: 'vertical', layout: 'stacked' }]), 1).filter((f) => f.rank <= 1).sort((a, b) => a.rank - b.rank || b.confidence - a.confidence)[0];
     return code ? [code] : [];
@@ -152,6 +152,8 @@ function characterOptions(g: Placed[]): CharOptions[] {
 
 interface Region { x: number; y: number; w: number; h: number }
 
+const rectQuad = (r: Region): TextLine['box'] => [{ x: r.x, y: r.y }, { x: r.x + r.w, y: r.y }, { x: r.x + r.w, y: r.y + r.h }, { x: r.x, y: r.y + r.h }];
+
 /** Where the rest of a code should be, around a line that holds part of one: an owner code
  * (three letters and U, J or Z), the start of a code (letters running into digits) or a serial
  * (five to seven digits). `wide` extends the line
@@ -210,10 +212,9 @@ export async function readRegion(engine: OcrEngine, image: RawImage, region: Ret
   const turns: Array<[number, TextLine['layout']]> = vertical ? [[1, 'rotated_ccw'], [3, 'rotated_cw']] : [[0, 'upright'], [2, 'upside_down']];
   const ways = turns.filter(([, layout]) => region.layout === 'stacked' || layout === region.layout);
   const decoded = await engine.recognizeCrops(ways.map(([k]) => rotateQuarter(tight, k)), { charset: CODE_CHARSET });
-  const quad = (q: Region): TextLine['box'] => [{ x: q.x, y: q.y }, { x: q.x + q.w, y: q.y }, { x: q.x + q.w, y: q.y + q.h }, { x: q.x, y: q.y + q.h }];
   const lines: TextLine[] = [
     ...detected.map((l) => ({ ...l, box: l.box.map((q) => ({ x: q.x + r.x, y: q.y + r.y })) as TextLine['box'] })),
-    ...decoded.map((d, k) => ({ ...d, box: quad(t), orientation: region.orientation, layout: ways[k]![1] }) satisfies TextLine),
+    ...decoded.map((d, k) => ({ ...d, box: rectQuad(t), orientation: region.orientation, layout: ways[k]![1] }) satisfies TextLine),
   ];
   return placed(lines.filter((l) => l.confidence >= 0.3));
 }
