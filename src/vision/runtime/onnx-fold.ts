@@ -37,6 +37,11 @@ function consumers(graph: OnnxGraph): Map<string, OnnxNode[]> {
   return map;
 }
 
+/** The node that writes each tensor. */
+function producersOf(graph: OnnxGraph): Map<string, OnnxNode> {
+  return new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
+}
+
 /** The value of a float initializer holding one number, else undefined. */
 function scalarOf(graph: OnnxGraph, name: string): number | undefined {
   const t = graph.initializers.get(name);
@@ -106,7 +111,7 @@ export function fuseHardSwish(graph: OnnxGraph): number {
   let fused = 0;
   const uses = consumers(graph);
   const removed = new Set<OnnxNode>();
-  const producers = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
+  const producers = producersOf(graph);
   for (const div of graph.nodes) {
     if (div.opType !== 'Div' || scalarOf(graph, div.inputs[1]!) !== 6) continue;
     const mul = producers.get(div.inputs[0]!);
@@ -157,7 +162,7 @@ type ScalarOperand = NonNullable<ReturnType<typeof scalarOperand>>;
  * nodes (its readers); neither is a graph output. */
 function scalarAffines(graph: OnnxGraph): Array<{ mul: OnnxNode; add: OnnxNode; scale: ScalarOperand; shift: ScalarOperand; readers: OnnxNode[] }> {
   const uses = consumers(graph);
-  const producers = new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
+  const producers = producersOf(graph);
   const found = [];
   for (const add of graph.nodes) {
     if (add.opType !== 'Add' || isGraphOutput(graph, add.outputs[0]!)) continue;
