@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
 
 const MB = 1024 * 1024;
 
@@ -43,7 +44,13 @@ const envSchema = z.object({
   INFERENCE_THREADS: intFrom(os.availableParallelism(), 1),
   /** Read by the OCR worker threads (src/vision/runtime/model-variants.ts); checked here so a typo
    * stops the process at start rather than at the first reading. */
-  OCR_PRECISION: z.string().trim().toLowerCase().pipe(z.enum(['fp32', 'fused'])).optional(),
+  OCR_PRECISION: z.string().optional().superRefine((value, ctx) => {
+    try {
+      parseOcrPrecision(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  }),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
   LICENSE_KEY: z.string().default(''),
