@@ -1,9 +1,10 @@
 /**
- * npx tsx bench/onnx-precision.ts [--runs 30] [--image PHOTO] [--precisions fp32,fused]
+ * npm run bench:onnx-precision [-- --runs 30] [--data DIR | --image PHOTO] [--precisions fp32,fused]
  *
  * Raw onnxruntime latency of the PP-OCRv4 detector and recogniser in each graph variant
  * (src/vision/runtime/model-variants.ts): detector on a 1920x1080 photo at 640 and 960 px,
- * recogniser on batches of 1 and 4 crops of 48x320. Runs alternate between the variants so all
+ * recogniser on batches of 1 and 4 crops of 48x320. The photo is the first of containers-gate
+ * (or --image; a synthetic scene when neither is there). Runs alternate between the variants so all
  * share the same period on a busy machine. Per case: median wall ms, median process CPU ms, and
  * how far the output strays from fp32 (detector: map pixels on the other side of the 0.3
  * threshold, as a share of fp32's text pixels; recogniser: frames whose best class differs).
@@ -20,7 +21,7 @@ import { flag, median } from './lib/stats.js';
 
 const runs = Number(flag('runs', '30'));
 const precisions = flag('precisions', 'fp32,fused')!.split(',').map(parseOcrPrecision);
-const gate = path.resolve(import.meta.dirname, '../../shared/datasets/containers-gate');
+const gate = path.join(flag('data', path.resolve(import.meta.dirname, '../../shared/datasets'))!, 'containers-gate');
 const defaultPhoto = fs.existsSync(gate) ? path.join(gate, fs.readdirSync(gate).filter((f) => f.endsWith('.jpg')).sort()[0]!) : undefined;
 const photoPath = flag('image', defaultPhoto);
 
