@@ -68,7 +68,6 @@ export class S3BlobStore implements BlobStore {
   }
 }
 
-
 function isUnreachable(err: unknown): boolean {
   const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; errors?: unknown[] };
   // An object store's host name that does not resolve is an outage too.
