@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import { resizeBilinear } from '../image/warp.js';
-import { detectionSize, resizeToDetectionTensor, toDetectionTensor } from './det-preprocess.js';
+import { detectionSize, prepareDetectionInput, prepareDetectionInputAsync, resizeToDetectionTensor, toDetectionTensor } from './det-preprocess.js';
 
 const noise = (width: number, height: number, channels: 1 | 3, seed: number): RawImage => {
   let a = seed;
@@ -28,5 +28,39 @@ describe('detector input', () => {
     let worst = 0;
     for (let i = 0; i < got.length; i++) worst = Math.max(worst, Math.abs(got[i]! - expected[i]!));
     expect(worst).toBeLessThan(1e-4);
+  });
+
+  /** Soft diagonal bands with dark bars on them: content a resize should keep, not noise. */
+  const scene = (width: number, height: number): RawImage => {
+    const data = Buffer.alloc(width * height * 3);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const bar = x % 64 < 24 && y % 96 < 60;
+        const v = bar ? 20 : 128 + Math.round(100 * Math.sin((x + y) / 90));
+        data.set([v, 255 - v, (v * 3) % 256], (y * width + x) * 3);
+      }
+    }
+    return { data, width, height, channels: 3 };
+  };
+
+  it('a 1080p photo shrunk by libvips gives the tensor the JavaScript path gives, up to resampling', async () => {
+    const img = scene(1920, 1080);
+    const fast = await prepareDetectionInputAsync(img, 960);
+    const slow = prepareDetectionInput(img, 960);
+    expect(fast.dims).toEqual(slow.dims);
+    expect([fast.scaleX, fast.scaleY]).toEqual([slow.scaleX, slow.scaleY]);
+    let sum = 0;
+    for (let i = 0; i < fast.data.length; i++) sum += Math.abs(fast.data[i]! - slow.data[i]!);
+    // Normalised units (about 1/58 per grey level): about one level apart on average, at bar edges.
+    expect(sum / fast.data.length).toBeLessThan(0.05);
+  });
+
+  it('a smaller shrink stays on the exact JavaScript path', async () => {
+    const img = noise(1280, 720, 3, 5);
+    const fast = await prepareDetectionInputAsync(img, 960);
+    const slow = prepareDetectionInput(img, 960).data;
+    let differ = 0;
+    for (let i = 0; i < slow.length; i++) if (fast.data[i] !== slow[i]) differ++;
+    expect(differ).toBe(0);
   });
 });

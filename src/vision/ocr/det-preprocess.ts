@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { RawImage } from '../image/decode.js';
 
 // ImageNet statistics, applied in BGR channel order as PaddleOCR trained the detector.
@@ -28,13 +29,16 @@ export function toDetectionTensor(img: RawImage): Float32Array {
   const { width: w, height: h, channels: ch, data } = img;
   const plane = w * h;
   const out = new Float32Array(3 * plane);
+  // The normalised value of each byte per plane (BGR): one lookup per sample.
+  const lut = new Float64Array(3 * 256);
+  for (let k = 0; k < 3; k++) for (let v = 0; v < 256; v++) lut[k * 256 + v] = (v / 255 - MEAN_BGR[k]!) / STD_BGR[k]!;
   for (let i = 0; i < plane; i++) {
     const r = data[i * ch]!;
     const g = ch === 3 ? data[i * ch + 1]! : r;
     const b = ch === 3 ? data[i * ch + 2]! : r;
-    out[i] = (b / 255 - MEAN_BGR[0]) / STD_BGR[0];
-    out[plane + i] = (g / 255 - MEAN_BGR[1]) / STD_BGR[1];
-    out[2 * plane + i] = (r / 255 - MEAN_BGR[2]) / STD_BGR[2];
+    out[i] = lut[b]!;
+    out[plane + i] = lut[256 + g]!;
+    out[2 * plane + i] = lut[512 + r]!;
   }
   return out;
 }
@@ -43,6 +47,26 @@ export function prepareDetectionInput(img: RawImage, limitSide = 960, minSide = 
   const size = detectionSize(img.width, img.height, limitSide, minSide);
   return {
     data: resizeToDetectionTensor(img, size.width, size.height),
+    dims: [1, 3, size.height, size.width],
+    scaleX: img.width / size.width,
+    scaleY: img.height / size.height,
+  };
+}
+
+/** prepareDetectionInput, with libvips shrinking an image the detector sees at half its size or
+ * less (a 1080p photo at 960): about 5 ms instead of 40-60 ms of JavaScript on the thread that
+ * also feeds the models. Lanczos, not a softer kernel: linear and Mitchell
+ * each lost two of the 30 containers-gate codes, Lanczos none. Smaller shrinks stay in
+ * JavaScript, where they are cheap. */
+export async function prepareDetectionInputAsync(img: RawImage, limitSide = 960, minSide = 0): Promise<DetectionInput> {
+  const size = detectionSize(img.width, img.height, limitSide, minSide);
+  if (img.width < 2 * size.width && img.height < 2 * size.height) return prepareDetectionInput(img, limitSide, minSide);
+  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
+    .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return {
+    data: toDetectionTensor({ data, width: info.width, height: info.height, channels: info.channels === 1 ? 1 : 3 }),
     dims: [1, 3, size.height, size.width],
     scaleX: img.width / size.width,
     scaleY: img.height / size.height,

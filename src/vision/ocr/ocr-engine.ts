@@ -10,7 +10,7 @@ import {
 import { prepareAngleBatch, upsideDownFlags } from './angle-classifier.js';
 import { ctcGreedyDecode, type DecodedText } from './ctc-decode.js';
 import { dbPostprocess } from './db-postprocess.js';
-import { prepareDetectionInput } from './det-preprocess.js';
+import { prepareDetectionInputAsync } from './det-preprocess.js';
 import { type CharTable, charsetMask, loadPpOcrCharTable } from './dictionary.js';
 import { type Quad, quadSize } from './geometry.js';
 import type { ReadLinesOptions, RecognizeOptions, TextLine } from './ocr.types.js';
@@ -81,7 +81,7 @@ class PpOcrEngine implements OcrEngine {
   ) {}
 
   async detect(image: RawImage, options: DetectOptions = {}): Promise<Array<{ quad: Quad; score: number }>> {
-    const input = prepareDetectionInput(image, options.detLimitSide ?? 960, options.detMinSide ?? 0);
+    const input = await prepareDetectionInputAsync(image, options.detLimitSide ?? 960, options.detMinSide ?? 0);
     const out = await runSingle(this.det, input.data, input.dims);
     const h = out.dims[2]!;
     const w = out.dims[3]!;
