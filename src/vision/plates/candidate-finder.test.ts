@@ -26,6 +26,23 @@ describe('findPlateCandidates', () => {
     expect(merged).toBeDefined();
   });
 
+  it('merges two groups whose boxes share the emblem between them', () => {
+    // `XSZ [tree] 075`: each box takes in the tree, so they overlap by a third of the narrower.
+    const out = findPlateCandidates([
+      { quad: rect(20, 40, 125, 80), score: 0.99 },
+      { quad: rect(100, 38, 190, 82), score: 0.99 },
+    ], 150, 5);
+    expect(out[0]!.lines).toEqual([rect(20, 38, 270, 82)]);
+  });
+
+  it('does not merge a box with a duplicate box mostly inside it', () => {
+    const out = findPlateCandidates([
+      { quad: rect(400, 300, 120, 30), score: 0.9 },
+      { quad: rect(430, 300, 100, 30), score: 0.9 },
+    ], 720, 5);
+    expect(out).toHaveLength(2);
+  });
+
   it('adds a two-line candidate for stacked lines', () => {
     const out = findPlateCandidates([
       { quad: rect(400, 300, 80, 30), score: 0.9 },

@@ -47,12 +47,18 @@ function boundsQuad(x0: number, y0: number, x1: number, y1: number): Quad {
   return [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
 }
 
+/** Boxes on one line may share up to this part of the narrower one's width: the detector often
+ * boxes each character group of a plate together with the emblem between them (a tree, a
+ * portrait, an arch), so both boxes hold the emblem's columns. A box mostly inside another is
+ * the same text seen twice instead. */
+const MAX_SHARED_WIDTH = 0.5;
+
 /** Two boxes on one baseline with a small gap: a plate whose characters the detector split
  * (`ABC 1234`, `RK 755 AJ`). */
 function sameLine(a: Line, b: Line): boolean {
   const hr = Math.min(a.h, b.h) / Math.max(a.h, b.h);
   const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
-  return hr > 0.7 && Math.abs(a.cy - b.cy) < 0.35 * Math.max(a.h, b.h) && gap < 1.2 * Math.max(a.h, b.h) && gap > -0.3 * Math.min(a.w, b.w);
+  return hr > 0.7 && Math.abs(a.cy - b.cy) < 0.35 * Math.max(a.h, b.h) && gap < 1.2 * Math.max(a.h, b.h) && gap > -MAX_SHARED_WIDTH * Math.min(a.w, b.w);
 }
 
 /** Two lines stacked, overlapping horizontally and close: a two-line plate. */
