@@ -26,6 +26,44 @@ describe('findPlateCandidates', () => {
     expect(merged).toBeDefined();
   });
 
+  it('merges two groups whose boxes share the emblem between them', () => {
+    // `XSZ [tree] 075`: each box takes in the tree, so they overlap by a third of the narrower.
+    const out = findPlateCandidates([
+      { quad: rect(20, 40, 125, 80), score: 0.99 },
+      { quad: rect(100, 38, 190, 82), score: 0.99 },
+    ], 150, 5);
+    expect(out[0]!.lines).toEqual([rect(20, 38, 270, 82)]);
+  });
+
+  it('does not merge a box with a duplicate box mostly inside it', () => {
+    const out = findPlateCandidates([
+      { quad: rect(400, 300, 120, 30), score: 0.9 },
+      { quad: rect(430, 300, 100, 30), score: 0.9 },
+    ], 720, 5);
+    expect(out).toHaveLength(2);
+  });
+
+  it('ranks the number of a plate crop above the small text around it', () => {
+    // A tight crop: the number fills two thirds of its height; state name, slogan, stickers.
+    const out = findPlateCandidates([
+      { quad: rect(50, 5, 110, 20), score: 0.99 },
+      { quad: rect(90, 130, 140, 15), score: 0.99 },
+      { quad: rect(260, 10, 40, 20), score: 0.99 },
+      { quad: rect(260, 125, 40, 22), score: 0.99 },
+      { quad: rect(15, 30, 290, 96), score: 0.98 },
+    ], 150, 4);
+    expect(out.some((c) => c.lines[0]![0].x === 15 && c.lines[0]![2].y === 126)).toBe(true);
+  });
+
+  it('does not merge a number with the stacked type code beside it', () => {
+    // `5520 LE`: the L over the E is boxed as a column as tall as the number.
+    const out = findPlateCandidates([
+      { quad: rect(100, 35, 170, 87), score: 0.99 },
+      { quad: rect(268, 11, 40, 111), score: 0.98 },
+    ], 160, 5);
+    expect(out.every((c) => c.lines.length === 1 && c.lines[0]![1].x - c.lines[0]![0].x <= 170)).toBe(true);
+  });
+
   it('adds a two-line candidate for stacked lines', () => {
     const out = findPlateCandidates([
       { quad: rect(400, 300, 80, 30), score: 0.9 },

@@ -34,25 +34,37 @@ function aspectScore(w: number, h: number): number {
   return 1;
 }
 
-/** Text under 7 px is unreadable; text taller than half the image is a sign, not a plate,
- * unless the image is itself a plate crop. */
-function sizeScore(h: number, imageHeight: number): number {
+/** Text under 7 px is unreadable. Large text is not held back: text that fills most of an
+ * image's height makes the image a crop of that text (on a plate crop it is the number, the
+ * largest text on a plate), and ranking it below the state name and the stickers lost the
+ * number whenever a plate carried more small text than a pass reads candidates. */
+function sizeScore(h: number): number {
   if (h < 7) return 0;
   if (h < 12) return 0.6 + ((h - 7) / 5) * 0.4;
-  const rel = h / imageHeight;
-  return rel > 0.6 ? 0.6 : 1;
+  return 1;
 }
 
 function boundsQuad(x0: number, y0: number, x1: number, y1: number): Quad {
   return [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
 }
 
+/** Boxes on one line may share up to this part of the narrower one's width: the detector often
+ * boxes each character group of a plate together with the emblem between them (a tree, a
+ * portrait, an arch), so both boxes hold the emblem's columns. A box mostly inside another is
+ * the same text seen twice instead. */
+const MAX_SHARED_WIDTH = 0.5;
+
+/** A box narrower than this part of its height is a column: the stacked type code beside a
+ * number (`LE`, `HC`, `DP`), not a group of the number's characters. */
+const MIN_GROUP_ASPECT = 0.4;
+
 /** Two boxes on one baseline with a small gap: a plate whose characters the detector split
  * (`ABC 1234`, `RK 755 AJ`). */
 function sameLine(a: Line, b: Line): boolean {
   const hr = Math.min(a.h, b.h) / Math.max(a.h, b.h);
   const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
-  return hr > 0.7 && Math.abs(a.cy - b.cy) < 0.35 * Math.max(a.h, b.h) && gap < 1.2 * Math.max(a.h, b.h) && gap > -0.3 * Math.min(a.w, b.w);
+  const groups = Math.min(a.w / Math.max(1, a.h), b.w / Math.max(1, b.h)) > MIN_GROUP_ASPECT;
+  return groups && hr > 0.7 && Math.abs(a.cy - b.cy) < 0.35 * Math.max(a.h, b.h) && gap < 1.2 * Math.max(a.h, b.h) && gap > -MAX_SHARED_WIDTH * Math.min(a.w, b.w);
 }
 
 /** Two lines stacked, overlapping horizontally and close: a two-line plate. */
@@ -64,12 +76,13 @@ function stacked(top: Line, bottom: Line): boolean {
 }
 
 /** Ranks detected text lines by plate-likeness and adds merged candidates for split and
- * two-line plates. Returns at most `limit`, best first. */
-export function findPlateCandidates(texts: readonly DetectedText[], imageHeight: number, limit: number): PlateCandidate[] {
+ * two-line plates. Returns at most `limit`, best first. (`_imageHeight` no longer changes the
+ * ranking; callers still pass it.) */
+export function findPlateCandidates(texts: readonly DetectedText[], _imageHeight: number, limit: number): PlateCandidate[] {
   const lines = texts.map(describe);
   const out: PlateCandidate[] = [];
   for (const l of lines) {
-    const like = aspectScore(l.w, l.h) * sizeScore(l.h, imageHeight);
+    const like = aspectScore(l.w, l.h) * sizeScore(l.h);
     if (like > 0) out.push({ lines: [l.quad], dscore: l.score * like });
   }
   for (let i = 0; i < lines.length; i++) {
@@ -79,12 +92,12 @@ export function findPlateCandidates(texts: readonly DetectedText[], imageHeight:
       const b = lines[j]!;
       if (a.cx < b.cx && sameLine(a, b)) {
         const x0 = Math.min(a.x0, b.x0), x1 = Math.max(a.x1, b.x1), y0 = Math.min(a.y0, b.y0), y1 = Math.max(a.y1, b.y1);
-        const like = aspectScore(x1 - x0, (a.h + b.h) / 2) * sizeScore((a.h + b.h) / 2, imageHeight);
+        const like = aspectScore(x1 - x0, (a.h + b.h) / 2) * sizeScore((a.h + b.h) / 2);
         // Slightly above its parts: a merged reading only wins when the grammar prefers it.
         if (like > 0) out.push({ lines: [boundsQuad(x0, y0, x1, y1)], dscore: Math.min(1, ((a.score + b.score) / 2) * like * 1.02) });
       }
       if (stacked(a, b)) {
-        const like = sizeScore(Math.min(a.h, b.h), imageHeight) * aspectScore((a.w + b.w) / 2, a.h + b.h);
+        const like = sizeScore(Math.min(a.h, b.h)) * aspectScore((a.w + b.w) / 2, a.h + b.h);
         if (like > 0) out.push({ lines: [a.quad, b.quad], dscore: ((a.score + b.score) / 2) * like * 0.9 });
       }
     }

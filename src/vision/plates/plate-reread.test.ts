@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { type CropRecognizer, rereadCandidates } from './plate-reread.js';
+import { type CropRecognizer, cutEnds, rereadCandidates, widenQuad } from './plate-reread.js';
 import type { Quad } from './plate.types.js';
 
 const rect = (x: number, y: number, w: number, h: number): Quad => [
@@ -53,5 +53,48 @@ describe('rereadCandidates', () => {
     const b = recorder();
     await rereadCandidates(bare, [{ lines: [line], dscore: 0.9 }], b.ocr);
     expect(a.widths[0]).toBeLessThan(b.widths[0]!);
+  });
+
+  it('reads a line again, widened on that side, when its first character sits at the crop edge', async () => {
+    const image = picture(400, 200, []);
+    const line = rect(100, 50, 200, 60);
+    const widths: number[] = [];
+    const ocr: CropRecognizer = {
+      async recognizeCrops(crops) {
+        widths.push(...crops.map((c) => c.width));
+        // The first character peaks in the crop's first columns: the box cut through a W.
+        return crops.map((c) => ({ text: 'NXY', charConfidences: [0.4, 0.99, 0.99], alternatives: [[], [], []], charSpans: [{ x0: 0, x1: 8 }, { x0: 24, x1: 32 }, { x0: c.width / 2, x1: c.width / 2 + 8 }] }));
+      },
+    };
+    const [reading] = await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], ocr);
+    // As photographed, brightest channel, then the widened look.
+    expect(reading!.views).toHaveLength(3);
+    expect(widths[2]).toBeGreaterThan(widths[0]!);
+  });
+
+  it('does not read a line again when its characters clear the crop edges', async () => {
+    const image = picture(400, 200, []);
+    const ocr: CropRecognizer = {
+      async recognizeCrops(crops) {
+        return crops.map((c) => ({ text: 'AB', charConfidences: [0.9, 0.9], alternatives: [[], []], charSpans: [{ x0: 16, x1: 24 }, { x0: c.width - 24, x1: c.width - 16 }] }));
+      },
+    };
+    const [reading] = await rereadCandidates(image, [{ lines: [rect(100, 50, 200, 60)], dscore: 0.9 }], ocr);
+    expect(reading!.views).toHaveLength(2);
+  });
+});
+
+describe('cutEnds', () => {
+  it('tells which ends of a read line touch the crop sides', () => {
+    expect(cutEnds([{ x0: 0, x1: 8 }, { x0: 40, x1: 48 }], 100, 48)).toEqual({ left: true, right: false });
+    expect(cutEnds([{ x0: 16, x1: 24 }, { x0: 88, x1: 100 }], 100, 48)).toEqual({ left: false, right: true });
+    expect(cutEnds(undefined, 100, 48)).toEqual({ left: false, right: false });
+  });
+});
+
+describe('widenQuad', () => {
+  it('moves only the asked end, along the line, by line heights', () => {
+    const q = widenQuad(rect(100, 50, 200, 40), 0.5, 0);
+    expect(q).toEqual(rect(80, 50, 220, 40));
   });
 });

@@ -16,6 +16,8 @@ export interface CropRecognizer {
     text: string;
     charConfidences: number[];
     alternatives: Array<Array<{ char: string; prob: number }>>;
+    /** Per character, the crop columns where the recogniser saw it. */
+    charSpans?: Array<{ x0: number; x1: number }>;
   }>>;
 }
 
@@ -56,6 +58,36 @@ export function padQuad(q: Quad, px: number, py: number): Quad {
   }) as Quad;
 }
 
+/** Moves a quad's left and right ends outwards along its own axis, by `left` and `right` of
+ * its height. */
+export function widenQuad(q: Quad, left: number, right: number): Quad {
+  const { height: h } = quadSize(q);
+  const ux = (q[1].x - q[0].x + q[2].x - q[3].x) / 2;
+  const uy = (q[1].y - q[0].y + q[2].y - q[3].y) / 2;
+  const ul = Math.hypot(ux, uy) || 1;
+  const ex = { x: ux / ul, y: uy / ul };
+  const move = (p: Quad[number], d: number) => ({ x: p.x + d * h * ex.x, y: p.y + d * h * ex.y });
+  return [move(q[0], -left), move(q[1], right), move(q[2], right), move(q[3], -left)];
+}
+
+/** A character whose columns start or end this close to the crop's side (in crop heights) was
+ * seen at the very edge: the line's box cut through it (a W read as N or H) or cut off the
+ * character beyond it. */
+const EDGE = 0.1;
+/** How far a line cut at an edge is widened on that side, in line heights: one character and
+ * its gap. */
+const EDGE_WIDEN = 0.75;
+
+/** Which ends of a read line touch the crop's sides. */
+export function cutEnds(spans: ReadonlyArray<{ x0: number; x1: number }> | undefined, width: number, height: number): { left: boolean; right: boolean } {
+  const first = spans?.[0];
+  const last = spans?.[spans.length - 1];
+  return {
+    left: first !== undefined && first.x0 < EDGE * height,
+    right: last !== undefined && last.x1 > width - EDGE * height,
+  };
+}
+
 export function cutLine(image: RawImage, quad: Quad): RawImage {
   const { width: w, height: h } = quadSize(quad);
   const scale = h < READ_HEIGHT ? READ_HEIGHT / Math.max(1, h) : 1;
@@ -83,10 +115,18 @@ export async function rereadCandidates(
   const padding = options.padding ?? { x: 0.1, y: 0.05 };
   // A close-up's wider margin takes in the plate's edge (an EU band, a frame): small print is
   // looked for only in the usual margin.
-  const lines = candidates.map((c) => c.lines.map((line) => c.closeUp
+  const cut = (c: PlateCandidate, line: Quad) => c.closeUp
     ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y))
-    : withoutSmallPrint(cutLine(image, padQuad(line, padding.x, padding.y)))));
+    : withoutSmallPrint(cutLine(image, padQuad(line, padding.x, padding.y)));
+  const lines = candidates.map((c) => c.lines.map((line) => cut(c, line)));
   const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
+  const ends = candidates.map(() => ({ left: false, right: false }));
+  const charOptions = (d: Awaited<ReturnType<CropRecognizer['recognizeCrops']>>[number]) => [...d.text].map((ch, n) => {
+    const alts = d.alternatives[n] ?? [];
+    return [{ char: ch, prob: d.charConfidences[n] ?? 0 }, ...alts.filter((a) => a.char !== ch)];
+  });
+  // Small batches: the recogniser's cost per crop grows with the batch on two cores.
+  const recognize = (crops: RawImage[]) => ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
   const readView = async (v: number, which: readonly number[]) => {
     const crops: RawImage[] = [];
     const owner: number[] = [];
@@ -95,20 +135,27 @@ export async function rereadCandidates(
       owner.push(i);
     }
     if (crops.length === 0) return;
-    // Small batches: the recogniser's cost per crop grows with the batch on two cores.
-    const decoded = await ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
+    const decoded = await recognize(crops);
     decoded.forEach((d, k) => {
-      const list = views[owner[k]!]![v]!;
-      [...d.text].forEach((ch, n) => {
-        const alts = d.alternatives[n] ?? [];
-        const top = { char: ch, prob: d.charConfidences[n] ?? 0 };
-        list.push([top, ...alts.filter((a) => a.char !== ch)]);
-      });
+      const i = owner[k]!;
+      views[i]![v]!.push(...charOptions(d));
+      if (v === 0 && candidates[i]!.lines.length === 1) ends[i] = cutEnds(d.charSpans, crops[k]!.width, crops[k]!.height);
     });
   };
   const all = candidates.map((_, i) => i);
   await readView(0, all);
   const again = options.secondLook ? all.filter((i) => options.secondLook!(views[i]![0]!, candidates[i]!)) : all;
   await readView(1, again);
-  return candidates.map((candidate, i) => ({ candidate, views: views[i]!.filter((v, k) => k === 0 || again.includes(i)) }));
+  const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
+  // A one-line candidate read with a character at a side of its crop: once more, widened on that
+  // side, as photographed (the grammars then choose between the looks).
+  const cutAtEdge = all.filter((i) => ends[i]!.left || ends[i]!.right);
+  if (cutAtEdge.length > 0) {
+    const decoded = await recognize(cutAtEdge.map((i) => {
+      const { left, right } = ends[i]!;
+      return cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0));
+    }));
+    decoded.forEach((d, k) => looks[cutAtEdge[k]!]!.push(charOptions(d)));
+  }
+  return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
 }
