@@ -88,7 +88,9 @@ async function rolledTenthsRead(engine: OcrEngine, image: RawImage, spans: reado
   const n = cells.length;
   if (n < 3) return undefined;
   const context = { ...cells[n - 3]!, w: cells[n - 2]!.x + cells[n - 2]!.w - cells[n - 3]!.x };
-  const lines = ROLL_SHIFTS.map((s) => shiftedTenthsLine(image, context, cells[n - 1]!, s));
+  // Both colours: a tenths wheel is often the drum's colours inverted, and a glare over the
+  // drum hides which way round from the pixels' brightness.
+  const lines = [false, true].flatMap((invert) => ROLL_SHIFTS.map((s) => shiftedTenthsLine(image, context, cells[n - 1]!, s, invert)));
   const reads = await engine.recognizeCrops(lines, { charset: '0123456789' });
   const cellX = Math.round(context.w);
   return rolledTenths(reads.map((d) => (d.charSpans ? tenthsOfShiftedRead({ text: d.text, confidences: d.charConfidences, spans: d.charSpans }, cellX) : undefined)));

@@ -94,6 +94,9 @@ describe('tenths wheel read shifted', () => {
     expect(line.data[0]).toBe(5); // context row 0 is image row 5
     expect(line.data[10]).toBe(8); // tenths row 0 is image row 5 + 0.3 x 10
     expect(line.data[9 * 15 + 14]).toBe(17);
+    // Inverted, only the tenths cell.
+    const inverted = shiftedTenthsLine(image, { x: 0, y: 5, w: 10, h: 10 }, { x: 20, y: 5, w: 5, h: 10 }, 0.3, true);
+    expect([inverted.data[0], inverted.data[10]]).toEqual([5, 255 - 8]);
     // Past the image's bottom edge, its last row repeats.
     expect(shiftedTenthsLine(image, { x: 0, y: 5, w: 10, h: 10 }, { x: 20, y: 5, w: 5, h: 10 }, 0.9).data[9 * 15 + 14]).toBe(19);
   });

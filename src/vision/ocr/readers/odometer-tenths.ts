@@ -218,7 +218,7 @@ export const ROLL_SHIFTS = [-0.4, -0.25, -0.12, 0.12, 0.25, 0.4] as const;
  * recogniser reads a row of drum digits rather than one lone glyph), then the tenths cell
  * sampled `shift` row heights lower (negative: higher). Pixels past the image repeat its edge.
  */
-export function shiftedTenthsLine(image: RawImage, context: Cell, cell: Cell, shift: number): RawImage {
+export function shiftedTenthsLine(image: RawImage, context: Cell, cell: Cell, shift: number, invert = false): RawImage {
   const ch = image.channels;
   const h = Math.max(1, Math.round(cell.h));
   const cw = Math.max(1, Math.round(context.w));
@@ -230,7 +230,8 @@ export function shiftedTenthsLine(image: RawImage, context: Cell, cell: Cell, sh
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < width; x++) {
       const [sx, sy] = x < cw ? [context.x + x, context.y + y] : [cell.x + x - cw, cell.y + y + shift * cell.h];
-      image.data.copy(out, (y * width + x) * ch, (clampY(sy) * image.width + clampX(sx)) * ch, (clampY(sy) * image.width + clampX(sx) + 1) * ch);
+      const from = (clampY(sy) * image.width + clampX(sx)) * ch;
+      for (let c = 0; c < ch; c++) out[(y * width + x) * ch + c] = invert && x >= cw ? 255 - image.data[from + c]! : image.data[from + c]!;
     }
   }
   return { data: out, width, height: h, channels: ch };
