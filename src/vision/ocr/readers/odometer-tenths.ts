@@ -211,7 +211,7 @@ export function rereadLastCell(image: () => GrayImage, read: CellRead, origin: C
  * recogniser reads it unsurely or as a neighbour; a view shifted by about the amount it is out
  * brings it back to the middle of the crop.
  */
-export const ROLL_SHIFTS = [-0.4, -0.25, -0.12, 0.12, 0.25, 0.4] as const;
+export const ROLL_SHIFTS = [-0.35, -0.2, 0.2, 0.35] as const;
 
 /**
  * The line read for one shift: the drum cells before the tenths as they are (context, so the
