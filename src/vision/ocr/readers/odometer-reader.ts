@@ -2,11 +2,11 @@ import type { TextReading } from '../../../services/recognition/text-recognizer.
 import type { RawImage } from '../../image/decode.js';
 import { cropRect, toGray } from '../../image/warp.js';
 import { quadBounds } from '../geometry.js';
-import type { DecodedText } from '../ctc-decode.js';
+import type { CharSpan, DecodedText } from '../ctc-decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine } from '../ocr.types.js';
 import { mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading } from './odometer-rows.js';
-import { rereadLastCell } from './odometer-tenths.js';
+import { type Cell, drumCells, ROLL_SHIFTS, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead, unsureDrumTenths } from './odometer-tenths.js';
 
 const OPTIONS = {
   minConfidence: 0.3,
@@ -56,20 +56,42 @@ export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece,
   const value = rowReading(firstRead, read(boxed), read(widened));
   if (!value) return undefined;
   const fromWidened = value.length > boxed.text.length;
-  const final = tenthsMatched(image, p, fromWidened ? widened : boxed, value);
+  const [source, other] = fromWidened ? [widened, boxed] : [boxed, widened];
+  const final = await tenthsReread(engine, image, p, source, other, value);
   return { value: final, confidence: fromWidened ? widened.confidence : boxed.confidence };
 }
 
-/** The reading with its last digit matched against the drum's own digits (see odometer-tenths)
- * when the read it came from ends with it: not a label the row logic dropped, nor a digit the
- * first pass settled. */
-function tenthsMatched(image: RawImage, p: RowPiece, source: DecodedText, value: string): string {
+/** The reading with an unsure last digit read again (see odometer-tenths) when the read it came
+ * from ends with it: not a label the row logic dropped, nor a digit the first pass settled.
+ * First the tenths cell shifted up and down (a half-turned wheel), else matched against the
+ * drum's own digits. */
+async function tenthsReread(engine: OcrEngine, image: RawImage, p: RowPiece, source: DecodedText, other: DecodedText, value: string): Promise<string> {
   const { text, charConfidences, charSpans } = source;
   const aligned = text.endsWith(value) || (text.length === value.length && text.endsWith(value.slice(-1)));
   if (!charSpans || !aligned) return value;
+  // The other crop's read of the same last digit, when it lines up: a wheel half turned reads
+  // surely in one crop and unsurely in the other.
+  const otherLast = other.text.length === text.length && other.text.endsWith(text.slice(-1)) ? other.charConfidences.at(-1) : undefined;
+  const confidences = [...charConfidences.slice(0, -1), Math.min(charConfidences.at(-1) ?? 0, otherLast ?? 1)];
+  const read = { text, confidences, spans: charSpans };
+  if (!unsureDrumTenths(read)) return value;
   // Both crops start at the box's corner (cropRect floors it) and keep its height.
   const origin = { x: Math.max(0, Math.floor(p.x)), y: Math.max(0, Math.floor(p.y)), w: 0, h: Math.round(p.h) };
-  const gray = () => ({ data: toGray(image), width: image.width, height: image.height });
-  const digit = rereadLastCell(gray, { text, confidences: charConfidences, spans: charSpans }, origin);
+  const digit = (await rolledTenthsRead(engine, image, read.spans, origin)) ?? rereadLastCell(() => ({ data: toGray(image), width: image.width, height: image.height }), read, origin);
   return digit ? value.slice(0, -1) + digit : value;
+}
+
+/** The tenths digit read from the last cell shifted by each of ROLL_SHIFTS, after the two drum
+ * cells before it; undefined unless the sure reads agree. */
+async function rolledTenthsRead(engine: OcrEngine, image: RawImage, spans: readonly CharSpan[], origin: Cell): Promise<string | undefined> {
+  const cells = drumCells(spans, origin);
+  const n = cells.length;
+  if (n < 3) return undefined;
+  const context = { ...cells[n - 3]!, w: cells[n - 2]!.x + cells[n - 2]!.w - cells[n - 3]!.x };
+  // Both colours: a tenths wheel is often the drum's colours inverted, and a glare over the
+  // drum hides which way round from the pixels' brightness.
+  const lines = [false, true].flatMap((invert) => ROLL_SHIFTS.map((s) => shiftedTenthsLine(image, context, cells[n - 1]!, s, invert)));
+  const reads = await engine.recognizeCrops(lines, { charset: '0123456789' });
+  const cellX = Math.round(context.w);
+  return rolledTenths(reads.map((d) => (d.charSpans ? tenthsOfShiftedRead({ text: d.text, confidences: d.charConfidences, spans: d.charSpans }, cellX) : undefined)));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharSpan } from '../ctc-decode.js';
-import { evenlySpaced, type GrayImage, rereadLastCell } from './odometer-tenths.js';
+import { evenlySpaced, type GrayImage, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead } from './odometer-tenths.js';
 
 /** 5x7 bitmaps of the digits the drums below use. */
 const FONT: Record<string, string[]> = {
@@ -64,5 +64,40 @@ describe('tenths wheel matched against the drum digits', () => {
     expect(evenlySpaced(spansOf(6))).toBe(true);
     const image = drum('01832', '2');
     expect(rereadLastCell(() => image, { text: '018324', confidences: sure(6, 0.2), spans }, origin)).toBeUndefined();
+  });
+});
+
+describe('tenths wheel read shifted', () => {
+  const read = (digit: string, confidence: number) => ({ digit, confidence });
+
+  it('takes the digit the sure shifted reads agree on', () => {
+    expect(rolledTenths([undefined, read('2', 0.98), read('2', 0.99), read('6', 0.17), undefined])).toBe('2');
+  });
+
+  it('settles nothing when no read is sure, or sure reads disagree', () => {
+    expect(rolledTenths([read('5', 0.44), read('2', 0.56)])).toBeUndefined();
+    expect(rolledTenths([read('3', 0.95), read('4', 0.94)])).toBeUndefined();
+    expect(rolledTenths([])).toBeUndefined();
+  });
+
+  it('takes the surest digit inside the tenths cell, not the context digits before it', () => {
+    const spans = [{ x0: 10, x1: 14 }, { x0: 40, x1: 44 }, { x0: 70, x1: 74 }];
+    expect(tenthsOfShiftedRead({ text: '572', confidences: [1, 1, 0.9], spans }, 60)).toEqual({ digit: '2', confidence: 0.9 });
+    expect(tenthsOfShiftedRead({ text: '57', confidences: [1, 1], spans: spans.slice(0, 2) }, 60)).toBeUndefined();
+  });
+
+  it('lays the context cells as they are beside the tenths cell sampled lower or higher', () => {
+    // A 1-channel image whose pixel value is its row number.
+    const image = { data: Buffer.from(Array.from({ length: 40 * 20 }, (_, k) => Math.floor(k / 40))), width: 40, height: 20, channels: 1 as const };
+    const line = shiftedTenthsLine(image, { x: 0, y: 5, w: 10, h: 10 }, { x: 20, y: 5, w: 5, h: 10 }, 0.3);
+    expect([line.width, line.height]).toEqual([15, 10]);
+    expect(line.data[0]).toBe(5); // context row 0 is image row 5
+    expect(line.data[10]).toBe(8); // tenths row 0 is image row 5 + 0.3 x 10
+    expect(line.data[9 * 15 + 14]).toBe(17);
+    // Inverted, only the tenths cell.
+    const inverted = shiftedTenthsLine(image, { x: 0, y: 5, w: 10, h: 10 }, { x: 20, y: 5, w: 5, h: 10 }, 0.3, true);
+    expect([inverted.data[0], inverted.data[10]]).toEqual([5, 255 - 8]);
+    // Past the image's bottom edge, its last row repeats.
+    expect(shiftedTenthsLine(image, { x: 0, y: 5, w: 10, h: 10 }, { x: 20, y: 5, w: 5, h: 10 }, 0.9).data[9 * 15 + 14]).toBe(19);
   });
 });

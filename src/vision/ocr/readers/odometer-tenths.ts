@@ -4,8 +4,10 @@
  * other wheels of the same drum share its font and size, so the digits it read surely are
  * templates the uncertain cell can be matched against: each cell is reduced to its strokes
  * (either polarity: a white-on-black drum often ends in a black-on-white tenths wheel) and
- * compared by normalised cross-correlation.
+ * compared by normalised cross-correlation. A wheel caught half turned is also read again with
+ * its view shifted up and down (see ROLL_SHIFTS).
  */
+import type { RawImage } from '../../image/decode.js';
 import type { CharSpan } from '../ctc-decode.js';
 import { medianOf, spanCentres, stepsBetween } from './char-spacing.js';
 
@@ -174,6 +176,13 @@ export interface CellRead {
   spans: readonly CharSpan[];
 }
 
+/** A drum read (four or more evenly spaced characters) whose last digit the recogniser was unsure of. */
+export function unsureDrumTenths(read: CellRead): boolean {
+  const n = read.text.length;
+  if (n < 4 || read.spans.length !== n || read.confidences.length !== n) return false;
+  return read.confidences[n - 1]! < UNSURE && evenlySpaced(read.spans);
+}
+
 /**
  * The last digit of a read, matched against the read's sure digits when the recogniser was
  * unsure of it; undefined when it stands (sure enough, not a drum, no templates, or no clear
@@ -181,10 +190,8 @@ export interface CellRead {
  * asked for only when a match is tried.
  */
 export function rereadLastCell(image: () => GrayImage, read: CellRead, origin: Cell): string | undefined {
+  if (!unsureDrumTenths(read)) return undefined;
   const n = read.text.length;
-  if (n < 4 || read.spans.length !== n || read.confidences.length !== n) return undefined;
-  if (read.confidences[n - 1]! >= UNSURE) return undefined;
-  if (!evenlySpaced(read.spans)) return undefined;
   const cells = drumCells(read.spans, origin);
   const img = image();
   const templates: DigitTemplate[] = [];
@@ -196,4 +203,59 @@ export function rereadLastCell(image: () => GrayImage, read: CellRead, origin: C
   const m = matchCell(img, cells[n - 1]!, templates);
   if (!m || m.score < MIN_SCORE || m.score - m.runnerUp < MIN_MARGIN || m.digit === read.text[n - 1]) return undefined;
   return m.digit;
+}
+
+/**
+ * Vertical offsets, in row heights, at which a half-turned tenths wheel is read again. The tenths
+ * wheel turns all the time, so its digit often stands part way out of the window, where the
+ * recogniser reads it unsurely or as a neighbour; a view shifted by about the amount it is out
+ * brings it back to the middle of the crop.
+ */
+export const ROLL_SHIFTS = [-0.35, -0.2, 0.2, 0.35] as const;
+
+/**
+ * The line read for one shift: the drum cells before the tenths as they are (context, so the
+ * recogniser reads a row of drum digits rather than one lone glyph), then the tenths cell
+ * sampled `shift` row heights lower (negative: higher). Pixels past the image repeat its edge.
+ */
+export function shiftedTenthsLine(image: RawImage, context: Cell, cell: Cell, shift: number, invert = false): RawImage {
+  const ch = image.channels;
+  const h = Math.max(1, Math.round(cell.h));
+  const cw = Math.max(1, Math.round(context.w));
+  const tw = Math.max(1, Math.round(cell.w));
+  const width = cw + tw;
+  const out = Buffer.alloc(width * h * ch);
+  const clampX = (x: number) => Math.min(image.width - 1, Math.max(0, Math.round(x)));
+  const clampY = (y: number) => Math.min(image.height - 1, Math.max(0, Math.round(y)));
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < width; x++) {
+      const [sx, sy] = x < cw ? [context.x + x, context.y + y] : [cell.x + x - cw, cell.y + y + shift * cell.h];
+      const from = (clampY(sy) * image.width + clampX(sx)) * ch;
+      for (let c = 0; c < ch; c++) out[(y * width + x) * ch + c] = invert && x >= cw ? 255 - image.data[from + c]! : image.data[from + c]!;
+    }
+  }
+  return { data: out, width, height: h, channels: ch };
+}
+
+/** A shifted read counts only when the recogniser is this sure of the tenths digit. */
+const SURE_SHIFTED = 0.9;
+
+/** The tenths digit one shifted line read (the surest character in the tenths cell, which starts
+ * at `cellX` in the line), with how sure it was. */
+export function tenthsOfShiftedRead(read: { text: string; confidences: readonly number[]; spans: readonly CharSpan[] }, cellX: number): { digit: string; confidence: number } | undefined {
+  let best: { digit: string; confidence: number } | undefined;
+  [...read.text].forEach((c, i) => {
+    const s = read.spans[i];
+    if (!s || (s.x0 + s.x1) / 2 < cellX || !/\d/.test(c)) return;
+    const confidence = read.confidences[i] ?? 0;
+    if (!best || confidence > best.confidence) best = { digit: c, confidence };
+  });
+  return best;
+}
+
+/** The tenths digit the shifted reads agree on: every sure read says it (at least one). Sure
+ * reads of different digits (the two halves of a turning wheel) settle nothing. */
+export function rolledTenths(reads: ReadonlyArray<{ digit: string; confidence: number } | undefined>): string | undefined {
+  const sure = new Set(reads.filter((r) => r && r.confidence >= SURE_SHIFTED).map((r) => r!.digit));
+  return sure.size === 1 ? [...sure][0] : undefined;
 }
