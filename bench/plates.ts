@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused]
+ * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -29,7 +29,9 @@ const showMisses = process.argv.includes('--misses');
 
 const sets = await loadPlateSets(dataDir);
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
-const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
+// --threads N: onnxruntime intra-op threads per session (default: INFERENCE_THREADS, else cores).
+const threads = Number(flag('threads') ?? process.env.INFERENCE_THREADS) || undefined;
+const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION), intraOpNumThreads: threads });
 const pipeline = createPlatePipeline(ocr);
 
 const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptions => ({
@@ -37,7 +39,7 @@ const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptio
   thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: false,
 });
 
-console.log(`plates bench: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}`);
+console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}`);
 for (const [name, all] of Object.entries(sets)) {
   if (wantedSets && !wantedSets.includes(name)) continue;
   const samples = limit > 0 ? all.slice(0, limit) : all;

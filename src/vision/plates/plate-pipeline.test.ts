@@ -89,6 +89,42 @@ describe('plate pipeline passes', () => {
   });
 });
 
+/** An OCR engine that sees two plate-shaped lines, one above the other: the upper (narrower)
+ * reads `upper`, the lower (wider) `lower`; it records how many crops each recogniser run got. */
+function twoLineOcr(upper: { text: string; confidence: number }, lower: { text: string; confidence: number }) {
+  const reads: number[] = [];
+  const line = (cx: number, cy: number, halfWidth: number): Quad => [
+    { x: cx - halfWidth, y: cy - 25 }, { x: cx + halfWidth, y: cy - 25 }, { x: cx + halfWidth, y: cy + 25 }, { x: cx - halfWidth, y: cy + 25 },
+  ];
+  const ocr: PlateOcr = {
+    async detect(image) {
+      const cx = image.width / 2;
+      return [{ quad: line(cx, image.height / 2 - 100, 120), score: 0.9 }, { quad: line(cx, image.height / 2 + 100, 160), score: 0.9 }];
+    },
+    async recognizeCrops(crops) {
+      reads.push(crops.length);
+      return crops.map((crop) => {
+        const { text, confidence } = crop.width / crop.height > 5 ? lower : upper;
+        return { text, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((c) => [{ char: c, prob: confidence }]) };
+      });
+    },
+  };
+  return { ocr, reads };
+}
+
+describe('second looks beside a settled plate', () => {
+  it.each([
+    { name: 'text that fits no plate format is not read again once another line is a settled plate', upper: 0.98, lower: { text: 'ABCDEFGHJK', confidence: 0.99 }, reads: [2] },
+    { name: 'it is read again when no line is settled', upper: 0.72, lower: { text: 'ABCDEFGHJK', confidence: 0.99 }, reads: [2, 2] },
+    { name: 'an unsure plate-like line is read again beside a settled plate (a second plate)', upper: 0.98, lower: { text: 'XYZ789', confidence: 0.7 }, reads: [2, 1] },
+  ])('$name', async ({ upper, lower, reads: expected }) => {
+    const { ocr, reads } = twoLineOcr({ text: 'ABC1234', confidence: upper }, lower);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(res.plates.map((p) => p.plate)).toContain('abc1234');
+    expect(reads).toEqual(expected);
+  });
+});
+
 describe('bestOfViews', () => {
   const scored = (plate: string, score: number) => ({ plate, score, matched: true, region: { code: 'us', score } });
 

@@ -8,7 +8,7 @@ import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, isOverlayText } from './plate-dedupe.js';
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
-import type { PlateMode, Quad } from './plate.types.js';
+import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
@@ -143,12 +143,22 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     // The brightest channel only for candidates the first look did not settle: a reading that
     // fits a region's grammar with a sure score would not change (a third fewer recogniser runs).
     const firstScores = new Map<CharOption[][], ScoredPlate[]>();
-    const secondLook = (chars: CharOption[][]) => {
-      const ranked = score(chars);
-      firstScores.set(chars, ranked);
-      const top = ranked[0];
-      const settled = top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => (c[0]?.prob ?? 0) >= SETTLED_CHAR);
-      return !settled;
+    const firstScore = (chars: CharOption[][]) => {
+      let ranked = firstScores.get(chars);
+      if (!ranked) firstScores.set(chars, (ranked = score(chars)));
+      return ranked;
+    };
+    const settled = (chars: CharOption[][]) => {
+      const top = firstScore(chars)[0];
+      return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => (c[0]?.prob ?? 0) >= SETTLED_CHAR);
+    };
+    const secondLook = (chars: CharOption[][], _candidate: PlateCandidate, all: readonly CharOption[][][]) => {
+      if (settled(chars)) return false;
+      // Once another line reads as a settled plate, a line that fits no plate format at all
+      // (a dealer's name, a slogan) is not worth a second look: that look fades an emblem
+      // inside a plate, it does not turn other text into one. Plate-like lines still get it:
+      // a photo may hold a second plate.
+      return firstScore(chars).some((r) => r.matched) || !all.some((o) => o !== chars && settled(o));
     };
     const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;

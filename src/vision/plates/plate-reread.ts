@@ -99,8 +99,9 @@ export interface RereadOptions {
    * (default CLOSE_UP_PAD_X). */
   padding?: { x: number; y: number; closeUpX?: number };
   /** Decides from the first look (as photographed) whether a candidate also gets the second
-   * (brightest channel). Default: every candidate gets both. */
-  secondLook?: (firstView: CharOption[][], candidate: PlateCandidate) => boolean;
+   * (brightest channel); `firstViews` holds every candidate's first look, by index. Default:
+   * every candidate gets both. */
+  secondLook?: (firstView: CharOption[][], candidate: PlateCandidate, firstViews: readonly CharOption[][][]) => boolean;
 }
 
 /** Reads every line of every candidate, restricted to plate characters (small print beside the
@@ -144,7 +145,8 @@ export async function rereadCandidates(
   };
   const all = candidates.map((_, i) => i);
   await readView(0, all);
-  const again = options.secondLook ? all.filter((i) => options.secondLook!(views[i]![0]!, candidates[i]!)) : all;
+  const firstViews = all.map((i) => views[i]![0]!);
+  const again = options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all;
   await readView(1, again);
   const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
   // A one-line candidate read with a character at a side of its crop: once more, widened on that
