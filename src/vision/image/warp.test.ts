@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { noiseImage as noise } from '../../../test/fixtures/images.js';
 import type { RawImage } from './decode.js';
 import { type Point, rectToQuadHomography, resizeBilinear, warpQuad } from './warp.js';
-
-const noise = (width: number, height: number, channels: 1 | 3, seed: number): RawImage => {
-  let a = seed;
-  const data = Buffer.alloc(width * height * channels);
-  for (let i = 0; i < data.length; i++) {
-    a = (a * 1103515245 + 12345) >>> 0;
-    data[i] = a >>> 24;
-  }
-  return { data, width, height, channels };
-};
 
 /** The textbook definition, one channel at a time: what the optimised loops must reproduce. */
 function referenceSample(img: RawImage, x: number, y: number, c: number): number {

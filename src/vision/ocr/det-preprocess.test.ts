@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { noiseImage as noise } from '../../../test/fixtures/images.js';
 import type { RawImage } from '../image/decode.js';
 import { resizeBilinear } from '../image/warp.js';
 import { detectionSize, prepareDetectionInput, prepareDetectionInputAsync, resizeToDetectionTensor, toDetectionTensor } from './det-preprocess.js';
-
-const noise = (width: number, height: number, channels: 1 | 3, seed: number): RawImage => {
-  let a = seed;
-  const data = Buffer.alloc(width * height * channels);
-  for (let i = 0; i < data.length; i++) {
-    a = (a * 1103515245 + 12345) >>> 0;
-    data[i] = a >>> 24;
-  }
-  return { data, width, height, channels };
-};
 
 describe('detector input', () => {
   it.each([
