@@ -15,7 +15,7 @@ export async function ocrFiles(type: string, files: string[]): Promise<unknown[]
   const out: unknown[] = [];
   for (const file of files) {
     const started = performance.now();
-    const readings = await readText(engine, type as OcrType, await decodeImage(await fs.readFile(file), { maxSide: 2048 }));
+    const readings = await readText(engine, type as OcrType, await decodeImage(await fs.readFile(file), { maxSide: 2048, truncated: 'read-what-decodes' }));
     out.push(present({ type: type as OcrType, family: 'ocr', filename: path.basename(file), cameraId: undefined, timestamp: undefined, withConfidence: true }, readings, Math.round((performance.now() - started) * 1000) / 1000));
   }
   return out;

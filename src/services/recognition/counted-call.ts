@@ -11,7 +11,8 @@ export async function countedRecognition<T>(
   call: { accountId: number; family: UsageFamily; image: Buffer; maxPixels: number },
   run: () => Promise<T>,
 ): Promise<{ value: T; ms: number }> {
-  await decodeImage(call.image, { maxPixels: call.maxPixels, maxSide: 32, grayscale: true });
+  // Recognition reads a photo cut short when most of it decodes (decode.ts, MIN_DECODED_SHARE).
+  await decodeImage(call.image, { maxPixels: call.maxPixels, maxSide: 32, grayscale: true, truncated: 'read-what-decodes' });
   const refund = await usage.takeCall(call.accountId, call.family);
   const started = performance.now();
   try {

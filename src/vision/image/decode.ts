@@ -37,7 +37,15 @@ export interface DecodeOptions {
   /** Shrink so the longer side is at most this many pixels (never enlarges). */
   maxSide?: number;
   grayscale?: boolean;
+  /** 'refuse' (default): a file whose data ends early is an error. 'read-what-decodes': decode it
+   * anyway when at least MIN_DECODED_SHARE of its rows came out (recognition only: a progressive
+   * JPEG cut short still has its whole frame, only less sharp; a camera must stay strict because
+   * the grey fill would look like an obstruction). */
+  truncated?: 'refuse' | 'read-what-decodes';
 }
+
+/** Share of an image's rows that must decode for a truncated file to be read. */
+export const MIN_DECODED_SHARE = 0.75;
 
 /** Reads the header only: cheap validation for uploads before they are stored. */
 export async function probeImage(bytes: Buffer, maxPixels = DEFAULT_MAX_PIXELS): Promise<ImageInfo> {
@@ -69,28 +77,68 @@ export async function probeImage(bytes: Buffer, maxPixels = DEFAULT_MAX_PIXELS):
 }
 
 /** Fully decodes an image to raw pixels (EXIF orientation applied, alpha dropped, first frame
- * of animations). Truncated or corrupt data is an error, not a grey picture. */
+ * of animations). Truncated or corrupt data is an error, not a grey picture, unless
+ * `truncated: 'read-what-decodes'` and most of the picture is there. */
 export async function decodeImage(bytes: Buffer, options: DecodeOptions = {}): Promise<RawImage> {
   const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
   await probeImage(bytes, maxPixels);
   try {
-    let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 }).rotate();
-    if (options.maxSide) {
-      pipeline = pipeline.resize(options.maxSide, options.maxSide, { fit: 'inside', withoutEnlargement: true });
-    }
-    pipeline = options.grayscale ? pipeline.grayscale() : pipeline.toColourspace('srgb');
-    const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const channels = options.grayscale ? 1 : 3;
-    if (info.channels !== channels) {
-      // A grayscale source stays one channel through toColourspace; expand it for callers
-      // that asked for colour.
-      return expandChannels(data, info.width, info.height, info.channels, channels);
-    }
-    return { data, width: info.width, height: info.height, channels };
+    return await decodePixels(bytes, maxPixels, options, 'truncated');
   } catch (err) {
     if (err instanceof ImageDecodeError) throw err;
-    throw new ImageDecodeError('The image data is corrupt or truncated.', 'unreadable');
+    if (options.truncated !== 'read-what-decodes') throw corrupt();
   }
+  // failOn 'truncated' is the laxest refusal short of none, so this retry relaxes truncation only.
+  const img = await decodePixels(bytes, maxPixels, options, 'none').catch(() => {
+    throw corrupt();
+  });
+  if (decodedShare(img) < MIN_DECODED_SHARE) {
+    throw new ImageDecodeError('The image data is truncated: too little of the picture could be decoded.', 'unreadable');
+  }
+  return img;
+}
+
+const corrupt = () => new ImageDecodeError('The image data is corrupt or truncated.', 'unreadable');
+
+async function decodePixels(bytes: Buffer, maxPixels: number, options: DecodeOptions, failOn: 'truncated' | 'none'): Promise<RawImage> {
+  let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn, pages: 1 }).rotate();
+  if (options.maxSide) {
+    pipeline = pipeline.resize(options.maxSide, options.maxSide, { fit: 'inside', withoutEnlargement: true });
+  }
+  pipeline = options.grayscale ? pipeline.grayscale() : pipeline.toColourspace('srgb');
+  const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const channels = options.grayscale ? 1 : 3;
+  if (info.channels !== channels) {
+    // A grayscale source stays one channel through toColourspace; expand it for callers
+    // that asked for colour.
+    return expandChannels(data, info.width, info.height, info.channels, channels);
+  }
+  return { data, width: info.width, height: info.height, channels };
+}
+
+/** Share of the picture outside the uniform fill a decoder writes where data ran out (JPEG
+ * grey, PNG black): the widest band of flat rows or columns along any edge counts as missing
+ * (the bottom of the stored image, but EXIF rotation can turn it to another edge). */
+export function decodedShare(img: RawImage): number {
+  const { width: w, height: h, channels: c, data } = img;
+  if (w === 0 || h === 0) return 0;
+  const flat = (len: number, at: (i: number) => number) => {
+    const first = at(0);
+    for (let i = 1; i < len; i++) if (Math.abs(at(i) - first) > 2) return false;
+    return true;
+  };
+  const row = (y: number) => flat(w * c, (i) => data[y * w * c + i] ?? 0);
+  const col = (x: number) => flat(h * c, (i) => data[(Math.floor(i / c) * w + x) * c + (i % c)] ?? 0);
+  const band = (n: number, isFlat: (k: number) => boolean) => {
+    let k = 0;
+    while (k < n && isFlat(k)) k++;
+    return k / n;
+  };
+  const missing = Math.max(
+    band(h, (k) => row(h - 1 - k)), band(h, (k) => row(k)),
+    band(w, (k) => col(w - 1 - k)), band(w, (k) => col(k)),
+  );
+  return 1 - missing;
 }
 
 function expandChannels(data: Buffer, width: number, height: number, from: number, to: 1 | 3): RawImage {

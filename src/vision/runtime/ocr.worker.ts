@@ -9,6 +9,6 @@ let engine: Promise<OcrEngine> | undefined;
 /** Worker-thread entry: read identifiers of `type` from an image. */
 export default async function read(task: { type: OcrType; image: Uint8Array }): Promise<TextReading[]> {
   engine ??= createOcrEngine({ intraOpNumThreads: Number(process.env.INFERENCE_THREADS) || undefined });
-  const img = await decodeImage(Buffer.from(task.image.buffer, task.image.byteOffset, task.image.byteLength), { maxSide: 2048 });
+  const img = await decodeImage(Buffer.from(task.image.buffer, task.image.byteOffset, task.image.byteLength), { maxSide: 2048, truncated: 'read-what-decodes' });
   return readText(await engine, task.type, img);
 }

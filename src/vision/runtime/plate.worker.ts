@@ -25,6 +25,6 @@ function getPipeline(): Promise<PlatePipeline> {
 
 /** Worker-thread entry: one plate reading. Buffers arrive as Uint8Arrays (structured clone). */
 export default async function readPlates({ image, options }: { image: Uint8Array; options: PlateReadOptions }): Promise<PlateReadResult> {
-  const [p, raw] = await Promise.all([getPipeline(), decodeImage(Buffer.from(image.buffer, image.byteOffset, image.byteLength))]);
+  const [p, raw] = await Promise.all([getPipeline(), decodeImage(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { truncated: 'read-what-decodes' })]);
   return p.read(raw, options);
 }

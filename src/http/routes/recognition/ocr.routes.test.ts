@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OcrType, TextReading, TextRecognizer } from '../../../services/recognition/text-recognizer.port.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
@@ -114,6 +115,17 @@ describe('text recognition API', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ status_code: 400, detail: expect.stringMatching(message) });
     expect((await t.app.inject({ url: '/v1/ocr/statistics/', headers: a.auth })).json().usage.calls).toBe(0);
+  });
+
+  it('reads a photo cut short when most of it decodes, and refuses one that decodes to little', async () => {
+    const a = await t.account();
+    const progressive = await sharp(image).jpeg({ progressive: true }).toBuffer();
+    const cut = await post('/v1/ocr/reader/', a.auth, { upload: { bytes: progressive.subarray(0, Math.round(progressive.length * 0.7)) }, type: 'odometer' });
+    expect(cut.statusCode, cut.body).toBe(200);
+    const stub = await post('/v1/ocr/reader/', a.auth, { upload: { bytes: image.subarray(0, 600) }, type: 'odometer' });
+    expect(stub.statusCode).toBe(400);
+    expect(stub.json().detail).toMatch(/truncated/);
+    expect((await t.app.inject({ url: '/v1/ocr/statistics/', headers: a.auth })).json().usage.calls).toBe(1);
   });
 
   it('counts calls per family, answers 403 at the quota and reports statistics', async () => {
