@@ -3,6 +3,7 @@ import { quadBounds, quadSize } from '../image/quad.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
 import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
+import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, isOverlayText, overlapRatio } from './plate-dedupe.js';
@@ -168,6 +169,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       }
       candidates = refined;
     }
+    candidates = candidates.map((c) => extendToInk(image, c));
     const score = (chars: CharOption[][]) => scoreReading(chars, options).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
     // The brightest channel only for candidates the first look did not settle: a reading that
     // fits a region's grammar with a sure score would not change (a third fewer recogniser runs).
