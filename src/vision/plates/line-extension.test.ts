@@ -38,6 +38,12 @@ describe('extendToInk', () => {
     expect(ends(extendToInk(img, line(66, 230)))[0]).toBe(10);
   });
 
+  it('reaches across an emblem to the county number before it (2 [horse] 99YX)', () => {
+    // The emblem is taller than the characters and about twice as wide.
+    const img = plate(330, 100, [[10, 30, 34, 70], [44, 15, 116, 88], ...chars(4, 126)]);
+    expect(ends(extendToInk(img, line(122, 250)))[0]).toBe(10);
+  });
+
   it('leaves a line whose neighbours are small print, a badge or far away', () => {
     const img = plate(330, 100, [
       ...chars(4, 60),

@@ -15,6 +15,9 @@ const MAX_GAP = 1;
 /** Plate fonts are condensed: a character is at most about 3/4 as wide as tall; a blob of
  * character height that is wider is a badge or an emblem (a team logo, a wheelchair sign). */
 const MAX_WIDTH = 0.75;
+/** An emblem is skipped (once per side) when a character follows it: at most this many
+ * character heights wide. */
+const MAX_EMBLEM = 2;
 /** Lines tilted more than this (rise over run) are left alone: the band is cut level. */
 const MAX_TILT = 0.08;
 
@@ -35,7 +38,8 @@ export function inkBeyond(band: RawImage, x0: number, x1: number): { left: numbe
 
 function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; right: number } | null {
   const h = band.height;
-  const blobs = inkBlobs(band).filter((b) => b.y0 > 0 && b.y1 < h);
+  const all = inkBlobs(band);
+  const blobs = all.filter((b) => b.y0 > 0 && b.y1 < h);
   const cx = (b: Glyph) => (b.x0 + b.x1) / 2;
   const inside = blobs.filter((b) => cx(b) > x0 && cx(b) < x1 && b.y1 - b.y0 >= 0.4 * h);
   if (inside.length < 2) return null;
@@ -46,18 +50,36 @@ function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; ri
     return bh >= 0.8 * charHeight && bh <= 1.2 * charHeight && b.x1 - b.x0 <= MAX_WIDTH * charHeight && b.x1 - b.x0 >= 0.08 * charHeight
       && Math.abs((b.y0 + b.y1) / 2 - middle) < 0.2 * charHeight;
   };
+  // An emblem between character groups (a bucking horse, a state seal): across the characters'
+  // middle, at least their height, wider than a character but not by much.
+  const emblem = (b: Glyph) => b.y0 < middle - 0.4 * charHeight && b.y1 > middle + 0.4 * charHeight
+    && b.x1 - b.x0 > MAX_WIDTH * charHeight && b.x1 - b.x0 <= MAX_EMBLEM * charHeight;
   const chars = blobs.filter(charLike);
+  const emblems = all.filter(emblem);
+  const gap = MAX_GAP * charHeight;
+  const nextRight = (edge: number, from: readonly Glyph[]) => from.filter((b) => cx(b) > edge && b.x0 - edge <= gap).sort((a, b) => a.x0 - b.x0)[0];
+  const nextLeft = (edge: number, from: readonly Glyph[]) => from.filter((b) => cx(b) < edge && edge - b.x1 <= gap).sort((a, b) => b.x1 - a.x1)[0];
   let right = x1;
+  let skipped = false;
   for (;;) {
-    const next = chars.filter((b) => cx(b) > right && b.x0 - right <= MAX_GAP * charHeight).sort((a, b) => a.x0 - b.x0)[0];
-    if (!next) break;
-    right = next.x1;
+    const next = nextRight(right, chars);
+    if (next) { right = next.x1; continue; }
+    const mark = skipped ? undefined : nextRight(right, emblems);
+    const beyond = mark && nextRight(mark.x1, chars);
+    if (!beyond) break;
+    skipped = true;
+    right = beyond.x1;
   }
   let left = x0;
+  skipped = false;
   for (;;) {
-    const next = chars.filter((b) => cx(b) < left && left - b.x1 <= MAX_GAP * charHeight).sort((a, b) => b.x1 - a.x1)[0];
-    if (!next) break;
-    left = next.x0;
+    const next = nextLeft(left, chars);
+    if (next) { left = next.x0; continue; }
+    const mark = skipped ? undefined : nextLeft(left, emblems);
+    const beyond = mark && nextLeft(mark.x0, chars);
+    if (!beyond) break;
+    skipped = true;
+    left = beyond.x0;
   }
   return { left: x0 - left, right: right - x1 };
 }
