@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
-import { bestOfViews, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
+import { bestOfViews, completions, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
 import type { Quad } from './plate.types.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
@@ -131,5 +131,51 @@ describe('bestOfViews', () => {
   it('keeps each plate once, at its best score, best first', () => {
     const merged = bestOfViews([[scored('ABC123', 0.7), scored('A8C123', 0.5)], [scored('A8C123', 0.9)]]);
     expect(merged.map((s) => [s.plate, s.score])).toEqual([['A8C123', 0.9], ['ABC123', 0.7]]);
+  });
+});
+
+describe('plate crops: the finer pass looks at the own pixels', () => {
+  it('shows the detector a crop at its own size when the finer pass would repeat the coarse picture', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.72);
+    const widths: number[] = [];
+    const detect = ocr.detect.bind(ocr);
+    ocr.detect = async (image, opts) => { widths.push(image.width); return detect(image, opts); };
+    await createPlatePipeline(ocr).read(blank(320, 160), options());
+    expect(widths).toEqual([640, 320]);
+  });
+
+  it('keeps enlarging a photo whose passes differ anyway', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.72);
+    const widths: number[] = [];
+    const detect = ocr.detect.bind(ocr);
+    ocr.detect = async (image, opts) => { widths.push(image.width); return detect(image, opts); };
+    await createPlatePipeline(ocr).read(blank(400, 200), options());
+    expect(widths).toEqual([640, 800]);
+  });
+});
+
+describe('completions', () => {
+  const box = (xmin: number, ymin: number, xmax: number, ymax: number) => ({ xmin, ymin, xmax, ymax });
+  const number = { plate: 'GZG34', textBox: box(10, 35, 273, 133), lineHeight: 98 };
+  const slogan = { plate: 'ALOHASTATE', textBox: box(80, 134, 236, 153), lineHeight: 19 };
+
+  it('takes the same line read with more characters', () => {
+    const whole = { plate: 'GZG347', textBox: box(8, 33, 305, 135), lineHeight: 100 };
+    expect(completions([whole], [number, slogan])).toEqual([whole]);
+  });
+
+  it('leaves a line the earlier pass read whole to that reading', () => {
+    const again = { plate: '6ZG34', textBox: box(9, 34, 275, 134), lineHeight: 99 };
+    expect(completions([again], [number])).toEqual([]);
+  });
+
+  it('does not let a longer reading of other text (a stacked prefix box) override the number', () => {
+    const prefix = { plate: 'MAYBR', textBox: box(4, 2, 258, 106), lineHeight: 60 };
+    expect(completions([prefix], [{ plate: '2515', textBox: box(62, 28, 313, 134), lineHeight: 105 }])).toEqual([]);
+  });
+
+  it('takes a large line where the earlier pass read only small print', () => {
+    const big = { plate: 'GR8BUNZ', textBox: box(1, 43, 297, 180), lineHeight: 119 };
+    expect(completions([big], [{ plate: 'LARSO', textBox: box(7, 152, 155, 186), lineHeight: 28 }])).toEqual([big]);
   });
 });

@@ -3,9 +3,10 @@ import { quadBounds, quadSize } from '../image/quad.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
 import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
+import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
 import { detectionView } from './detection-view.js';
-import { dedupePlates, dropSubordinateText, isOverlayText } from './plate-dedupe.js';
+import { dedupePlates, dropSubordinateText, isOverlayText, overlapRatio } from './plate-dedupe.js';
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
@@ -16,7 +17,7 @@ export interface PlateOcr extends CropRecognizer {
   detect(image: RawImage, options?: { detLimitSide?: number; boxThreshold?: number; unclipRatio?: number }): Promise<DetectedText[]>;
 }
 
-interface PassSettings {
+export interface PassSettings {
   /** Longer side of the detector input. */
   detSide: number;
   /** Small images (plate crops) are enlarged at most this much for the detector: more only
@@ -66,6 +67,20 @@ export const MODES: Record<PlateMode, ModeSettings> = {
 
 export const MAX_CANDIDATES_PER_PLATE = 10;
 
+/** A finer pass that would show the detector the same picture as a coarser one (a small image,
+ * a plate crop, enlarged to the same cap both times) looks at the image's own pixels instead:
+ * at the cap, text that fills a crop is too large for the detector to box whole (a number's
+ * last characters, one group of a split number go missing), at its own size it is not.
+ * `scales` collects the enlargement of each pass so far. */
+export function distinctView(pass: PassSettings, image: { width: number; height: number }, scales: number[]): PassSettings {
+  const longer = Math.max(image.width, image.height);
+  const scale = Math.min(pass.detSide / longer, pass.maxUpscale);
+  const repeat = scales.some((s) => Math.abs(s - scale) < 1e-6);
+  const own = repeat ? { ...pass, maxUpscale: 1 } : pass;
+  scales.push(Math.min(own.detSide / longer, own.maxUpscale));
+  return own;
+}
+
 /** Text lines the first pass saw shorter than this (detector pixels) get a close-up; taller
  * ones already have tight boxes, and a close-up of them cut characters off (plate crops). */
 const REFINE_BELOW = 40;
@@ -76,6 +91,21 @@ const SETTLED_SCORE = 0.88;
 /** ... and only when no character of it is doubtful: an emblem between character groups (a
  * peach, a tree) reads as an extra C, I or 1 at about 0.6-0.85 and can still fit a grammar. */
 const SETTLED_CHAR = 0.9;
+
+/** Readings of the own-pixels look (see `distinctView`) that add to the earlier passes: text
+ * where they read nothing of a like size (small print under a number does not count), or the
+ * same text read with more characters. Elsewhere the earlier reading stands: the look exists to
+ * box large text whole, not to re-read characters the earlier passes saw whole. */
+export function completions<T extends { plate: string; textBox: Box; lineHeight: number }>(found: readonly T[], earlier: readonly T[]): T[] {
+  return found.filter((p) => earlier.every((e) => overlapRatio(e.textBox, p.textBox) <= 0.5
+    || e.lineHeight < 0.5 * p.lineHeight || (p.plate.length > e.plate.length && spans(p.textBox, e.textBox))));
+}
+
+/** `outer` reaches across `inner`'s columns (a tenth of its width spared at either end). */
+function spans(outer: Box, inner: Box): boolean {
+  const slack = 0.1 * (inner.xmax - inner.xmin);
+  return outer.xmin <= inner.xmin + slack && outer.xmax >= inner.xmax - slack;
+}
 
 function textBounds(quads: readonly Quad[]): Box {
   const b = quadBounds(quads.flat());
@@ -139,6 +169,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       }
       candidates = refined;
     }
+    candidates = candidates.map((c) => extendToInk(image, c));
     const score = (chars: CharOption[][]) => scoreReading(chars, options).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
     // The brightest channel only for candidates the first look did not settle: a reading that
     // fits a region's grammar with a sure score would not change (a third fewer recogniser runs).
@@ -198,8 +229,11 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
       vehicles?.catch(() => undefined);
       const plates: RankedPlate[] = [];
+      const scales: number[] = [];
       for (const pass of mode.passes) {
-        plates.push(...(await readPass(image, pass, mode, options)));
+        const view = distinctView(pass, image, scales);
+        const found = await readPass(image, view, mode, options);
+        plates.push(...(view === pass ? found : completions(found, plates)));
         if (plates.some((p) => p.score >= mode.sureScore)) break;
       }
       plates.sort((a, b) => b.rank - a.rank);

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../image/decode.js';
+import { quadBounds } from '../image/quad.js';
+import { extendToInk } from './line-extension.js';
+import type { PlateCandidate, Quad } from './plate.types.js';
+
+/** A light plate with dark boxes drawn on it ([x0, y0, x1, y1], exclusive ends). */
+function plate(width: number, height: number, boxes: Array<[number, number, number, number]>): RawImage {
+  const data = Buffer.alloc(width * height * 3, 230);
+  for (const [x0, y0, x1, y1] of boxes) {
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data.fill(30, (y * width + x) * 3, (y * width + x) * 3 + 3);
+  }
+  return { data, width, height, channels: 3 };
+}
+
+const line = (x0: number, x1: number, y0 = 25, y1 = 75): PlateCandidate => ({
+  lines: [[{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }] as Quad],
+  dscore: 0.9,
+});
+const ends = (c: PlateCandidate) => {
+  const b = quadBounds(c.lines[0]!);
+  return [Math.round(b.x0), Math.round(b.x1)];
+};
+
+/** Characters 24 px wide, 40 px tall, every 34 px from x = 20 (a 6-character number). */
+const chars = (n: number, from = 20): Array<[number, number, number, number]> =>
+  Array.from({ length: n }, (_, i) => [from + 34 * i, 30, from + 34 * i + 24, 70]);
+
+describe('extendToInk', () => {
+  it('widens a line the detector stopped short of its last character', () => {
+    const img = plate(260, 100, chars(6));
+    // The box ends inside the fifth character's gap: the sixth (190..214) is left out.
+    expect(ends(extendToInk(img, line(16, 180)))).toEqual([16, 214]);
+  });
+
+  it('takes in a first character set apart by a wider gap (B 33333)', () => {
+    const img = plate(300, 100, [[10, 30, 34, 70], ...chars(5, 70)]);
+    expect(ends(extendToInk(img, line(66, 230)))[0]).toBe(10);
+  });
+
+  it('reaches across an emblem to the county number before it (2 [horse] 99YX)', () => {
+    // The emblem is taller than the characters and about twice as wide.
+    const img = plate(330, 100, [[10, 30, 34, 70], [44, 15, 116, 88], ...chars(4, 126)]);
+    expect(ends(extendToInk(img, line(122, 250)))[0]).toBe(10);
+  });
+
+  it('leaves a line whose neighbours are small print, a badge or far away', () => {
+    const img = plate(330, 100, [
+      ...chars(4, 60),
+      [20, 30, 40, 48], [20, 52, 40, 70], // a stacked type code, each letter half the height
+      [200, 30, 240, 70], // a badge as wide as tall
+      [290, 30, 314, 70], // a character beyond the badge, over a character height from the number
+    ]);
+    const c = line(56, 186);
+    expect(extendToInk(img, c)).toBe(c);
+  });
+
+  it('leaves two-line candidates alone', () => {
+    const img = plate(260, 100, chars(6));
+    const c: PlateCandidate = { lines: [...line(16, 180, 10, 45).lines, ...line(16, 180, 55, 90).lines], dscore: 0.9 };
+    expect(extendToInk(img, c)).toBe(c);
+  });
+});

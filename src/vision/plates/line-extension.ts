@@ -1,0 +1,108 @@
+import type { RawImage } from '../image/decode.js';
+import { quadBounds, quadSize } from '../image/quad.js';
+import { cropRect } from '../image/warp.js';
+import { widenQuad } from './plate-reread.js';
+import { brightestChannel } from './plate-variants.js';
+import { type Glyph, inkBlobs } from './small-print.js';
+import type { PlateCandidate, Quad } from './plate.types.js';
+
+/** How far beside a line its characters are looked for, in line heights. */
+const REACH = 2.5;
+/** A character beside the line belongs to it when the gap to the line's last character is at
+ * most this part of the character height (plates space their groups wider than their
+ * characters, but not by more than about a character). */
+const MAX_GAP = 1;
+/** Plate fonts are condensed: a character is at most about 3/4 as wide as tall; a blob of
+ * character height that is wider is a badge or an emblem (a team logo, a wheelchair sign). */
+const MAX_WIDTH = 0.75;
+/** An emblem is skipped (once per side) when a character follows it: at most this many
+ * character heights wide. */
+const MAX_EMBLEM = 2;
+/** Lines tilted more than this (rise over run) are left alone: the band is cut level. */
+const MAX_TILT = 0.08;
+
+const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+
+/** How many columns of ink that looks like the line's own characters (the same height and
+ * baseline, no wider than a character) lie beyond its left and right ends, in `band` pixels;
+ * `x0`/`x1` are the line's ends in the band. A chain: each character within MAX_GAP of the last. */
+export function inkBeyond(band: RawImage, x0: number, x1: number): { left: number; right: number } {
+  // The brightest channel first: a coloured backdrop (a rainbow, a flag) fades there and stops
+  // joining the characters; coloured characters fade too, and then the pixels as they are.
+  for (const look of [brightestChannel(band), band]) {
+    const found = inkBeyondIn(look, x0, x1);
+    if (found) return found;
+  }
+  return { left: 0, right: 0 };
+}
+
+function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; right: number } | null {
+  const h = band.height;
+  const all = inkBlobs(band);
+  const blobs = all.filter((b) => b.y0 > 0 && b.y1 < h);
+  const cx = (b: Glyph) => (b.x0 + b.x1) / 2;
+  const inside = blobs.filter((b) => cx(b) > x0 && cx(b) < x1 && b.y1 - b.y0 >= 0.4 * h);
+  if (inside.length < 2) return null;
+  const charHeight = median(inside.map((b) => b.y1 - b.y0));
+  const middle = median(inside.map((b) => (b.y0 + b.y1) / 2));
+  const charLike = (b: Glyph) => {
+    const bh = b.y1 - b.y0;
+    return bh >= 0.8 * charHeight && bh <= 1.2 * charHeight && b.x1 - b.x0 <= MAX_WIDTH * charHeight && b.x1 - b.x0 >= 0.08 * charHeight
+      && Math.abs((b.y0 + b.y1) / 2 - middle) < 0.2 * charHeight;
+  };
+  // An emblem between character groups (a bucking horse, a state seal): across the characters'
+  // middle, at least their height, wider than a character but not by much.
+  const emblem = (b: Glyph) => b.y0 < middle - 0.4 * charHeight && b.y1 > middle + 0.4 * charHeight
+    && b.x1 - b.x0 > MAX_WIDTH * charHeight && b.x1 - b.x0 <= MAX_EMBLEM * charHeight;
+  const chars = blobs.filter(charLike);
+  const emblems = all.filter(emblem);
+  const gap = MAX_GAP * charHeight;
+  const nextRight = (edge: number, from: readonly Glyph[]) => from.filter((b) => cx(b) > edge && b.x0 - edge <= gap).sort((a, b) => a.x0 - b.x0)[0];
+  const nextLeft = (edge: number, from: readonly Glyph[]) => from.filter((b) => cx(b) < edge && edge - b.x1 <= gap).sort((a, b) => b.x1 - a.x1)[0];
+  let right = x1;
+  let skipped = false;
+  for (;;) {
+    const next = nextRight(right, chars);
+    if (next) { right = next.x1; continue; }
+    const mark = skipped ? undefined : nextRight(right, emblems);
+    const beyond = mark && nextRight(mark.x1, chars);
+    if (!beyond) break;
+    skipped = true;
+    right = beyond.x1;
+  }
+  let left = x0;
+  skipped = false;
+  for (;;) {
+    const next = nextLeft(left, chars);
+    if (next) { left = next.x0; continue; }
+    const mark = skipped ? undefined : nextLeft(left, emblems);
+    const beyond = mark && nextLeft(mark.x0, chars);
+    if (!beyond) break;
+    skipped = true;
+    left = beyond.x0;
+  }
+  return { left: x0 - left, right: right - x1 };
+}
+
+/** A one-line candidate whose box stops short of characters of the same size beside it (the
+ * detector boxes text that fills a plate crop short of its edge, or stops at a dash before a
+ * last character) is widened to take them in: the reading without them is no plate number,
+ * however well it fits a format. Other candidates are returned as they are. */
+export function extendToInk(image: RawImage, candidate: PlateCandidate): PlateCandidate {
+  if (candidate.lines.length !== 1) return candidate;
+  const q = candidate.lines[0]!;
+  const { height: h } = quadSize(q);
+  const rise = Math.abs((q[1].y - q[0].y + q[2].y - q[3].y) / 2) / Math.max(1, Math.abs((q[1].x - q[0].x + q[2].x - q[3].x) / 2));
+  if (h < 8 || rise > MAX_TILT) return candidate;
+  const b = quadBounds(q);
+  const bx0 = Math.max(0, Math.floor(b.x0 - REACH * h));
+  const bx1 = Math.min(image.width, Math.ceil(b.x1 + REACH * h));
+  const by0 = Math.max(0, Math.floor(b.y0 - 0.1 * h));
+  const by1 = Math.min(image.height, Math.ceil(b.y1 + 0.1 * h));
+  if (bx1 - bx0 < 8 || by1 - by0 < 8) return candidate;
+  const band = cropRect(image, bx0, by0, bx1 - bx0, by1 - by0);
+  const { left, right } = inkBeyond(band, b.x0 - bx0, b.x1 - bx0);
+  if (left <= 0 && right <= 0) return candidate;
+  const lines: Quad[] = [widenQuad(q, Math.max(0, left) / h, Math.max(0, right) / h)];
+  return { ...candidate, lines };
+}
