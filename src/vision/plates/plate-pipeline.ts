@@ -5,6 +5,7 @@ import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
+import { doubtDisagreements } from './look-agreement.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, isOverlayText, overlapRatio } from './plate-dedupe.js';
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
@@ -195,7 +196,8 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
     const plates: RankedPlate[] = [];
     for (const { candidate, views } of readings) {
-      const ranked = bestOfViews(fadeColouredGlyphs(views).map((chars) => firstScores.get(chars) ?? score(chars)));
+      const looks = doubtDisagreements(fadeColouredGlyphs(views));
+      const ranked = bestOfViews(looks.map((chars) => firstScores.get(chars) ?? score(chars)));
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
       const textBox = textBounds(candidate.lines);

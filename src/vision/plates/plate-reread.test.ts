@@ -55,6 +55,31 @@ describe('rereadCandidates', () => {
     expect(a.widths[0]).toBeLessThan(b.widths[0]!);
   });
 
+  it('cuts a stacked type code off a close-up line too', async () => {
+    const number: Array<[number, number, number, number]> = [[100, 20, 30, 60], [140, 20, 30, 60], [180, 20, 30, 60], [220, 20, 30, 60]];
+    const typed = picture(300, 100, [[60, 20, 20, 25], [60, 55, 20, 25], ...number]);
+    const bare = picture(300, 100, number);
+    const line = rect(50, 10, 210, 80);
+    const a = recorder();
+    await rereadCandidates(typed, [{ lines: [line], dscore: 0.9, closeUp: true }], a.ocr);
+    const b = recorder();
+    await rereadCandidates(bare, [{ lines: [line], dscore: 0.9, closeUp: true }], b.ocr);
+    expect(a.widths[0]).toBeLessThan(b.widths[0]!);
+  });
+
+  it('does not widen a line again at an end where small print was cut off', async () => {
+    // 3127K with a stacked DP after it: the cut leaves K at the crop's right side.
+    const number: Array<[number, number, number, number]> = [[60, 20, 30, 60], [100, 20, 30, 60], [140, 20, 30, 60], [180, 20, 30, 60]];
+    const image = picture(300, 100, [...number, [222, 20, 20, 25], [222, 55, 20, 25]]);
+    const ocr: CropRecognizer = {
+      async recognizeCrops(crops) {
+        return crops.map((c) => ({ text: 'AB', charConfidences: [0.9, 0.9], alternatives: [[], []], charSpans: [{ x0: 16, x1: 24 }, { x0: c.width - 8, x1: c.width }] }));
+      },
+    };
+    const [reading] = await rereadCandidates(image, [{ lines: [rect(50, 10, 200, 80)], dscore: 0.9 }], ocr);
+    expect(reading!.views).toHaveLength(2);
+  });
+
   it('reads a line again, widened on that side, when its first character sits at the crop edge', async () => {
     const image = picture(400, 200, []);
     const line = rect(100, 50, 200, 60);

@@ -1,9 +1,9 @@
 import type { RawImage } from '../image/decode.js';
 import { quadCentre, quadSize } from '../image/quad.js';
-import { warpQuad } from '../image/warp.js';
+import { cropRect, warpQuad } from '../image/warp.js';
 import type { CharOption } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
-import { withoutSmallPrint } from './small-print.js';
+import { numberColumns } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 /** Margin at the ends of a close-up line, in line heights: a close-up's box hugs the glyphs, and
@@ -114,11 +114,22 @@ export async function rereadCandidates(
   options: RereadOptions = {},
 ): Promise<CandidateReading[]> {
   const padding = options.padding ?? { x: 0.1, y: 0.05 };
-  // A close-up's wider margin takes in the plate's edge (an EU band, a frame): small print is
-  // looked for only in the usual margin.
-  const cut = (c: PlateCandidate, line: Quad) => c.closeUp
-    ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y))
-    : withoutSmallPrint(cutLine(image, padQuad(line, padding.x, padding.y)));
+  // Crops whose ends were cut at small print: a character at such an end was not cut through,
+  // and widening the line there would only bring the small print back.
+  const trimmed = new Map<RawImage, { left: boolean; right: boolean }>();
+  const cut = (c: PlateCandidate, line: Quad) => {
+    // Small print is looked for in the usual margin, close-ups included (most plates in a
+    // scene are small enough to get one): a close-up's wider margin takes in the plate's edge
+    // (an EU band, a frame), so close-ups without small print get that margin instead.
+    const usual = cutLine(image, padQuad(line, padding.x, padding.y));
+    const span = numberColumns(usual);
+    if (span) {
+      const number = cropRect(usual, span.x0, 0, span.x1 - span.x0, usual.height);
+      trimmed.set(number, { left: span.x0 > 0, right: span.x1 < usual.width });
+      return number;
+    }
+    return c.closeUp ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y)) : usual;
+  };
   const lines = candidates.map((c) => c.lines.map((line) => cut(c, line)));
   const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
   const ends = candidates.map(() => ({ left: false, right: false }));
@@ -140,7 +151,11 @@ export async function rereadCandidates(
     decoded.forEach((d, k) => {
       const i = owner[k]!;
       views[i]![v]!.push(...charOptions(d));
-      if (v === 0 && candidates[i]!.lines.length === 1) ends[i] = cutEnds(d.charSpans, crops[k]!.width, crops[k]!.height);
+      if (v === 0 && candidates[i]!.lines.length === 1) {
+        const end = cutEnds(d.charSpans, crops[k]!.width, crops[k]!.height);
+        const small = trimmed.get(crops[k]!);
+        ends[i] = small ? { left: end.left && !small.left, right: end.right && !small.right } : end;
+      }
     });
   };
   const all = candidates.map((_, i) => i);
