@@ -44,6 +44,10 @@ interface ModeSettings {
    * read with high confidence, or a generic one read with very high confidence) ends the
    * search: the finer passes would only cost time. */
   sureScore: number;
+  /** Only lines whose first look fits a plate format get the second look (the brightest
+   * channel), settled plate or not: it fades emblems inside plates, it does not turn a
+   * slogan into one, and it was a third of fast mode's recogniser runs. */
+  secondLookPlateLikeOnly?: boolean;
 }
 
 export const MODES: Record<PlateMode, ModeSettings> = {
@@ -58,7 +62,11 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     sureScore: 0.88,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up.
-  fast: { passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }], minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8 },
+  fast: {
+    passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
+    minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8,
+    secondLookPlateLikeOnly: true,
+  },
   // Recall first: a looser detector, more candidates, short plates kept, every pass.
   redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8 },
 };
@@ -154,11 +162,12 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     };
     const secondLook = (chars: CharOption[][], _candidate: PlateCandidate, all: readonly CharOption[][][]) => {
       if (settled(chars)) return false;
-      // Once another line reads as a settled plate, a line that fits no plate format at all
-      // (a dealer's name, a slogan) is not worth a second look: that look fades an emblem
-      // inside a plate, it does not turn other text into one. Plate-like lines still get it:
-      // a photo may hold a second plate.
-      return firstScore(chars).some((r) => r.matched) || !all.some((o) => o !== chars && settled(o));
+      // A line that fits no plate format at all (a dealer's name, a slogan) is not worth a
+      // second look once another line reads as a settled plate, nor ever in fast mode: that
+      // look fades an emblem inside a plate, it does not turn other text into one. Plate-like
+      // lines still get it: a photo may hold a second plate.
+      const plateLike = firstScore(chars).some((r) => r.matched);
+      return plateLike || (!mode.secondLookPlateLikeOnly && !all.some((o) => o !== chars && settled(o)));
     };
     const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
