@@ -19,6 +19,8 @@ export interface PlateOcr extends CropRecognizer {
 interface PassSettings {
   /** Longer side of the detector input. */
   detSide: number;
+  /** Most pixels of the detector input for photos it shrinks (default: `detSide` alone). */
+  detPixels?: number;
   /** Small images (plate crops) are enlarged at most this much for the detector: more only
    * makes their large characters larger, at up to nine times the detector's cost. */
   maxUpscale: number;
@@ -62,8 +64,10 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     sureScore: 0.88,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up.
+  // The detector sees at most 640 x 480 pixels: a square photo at 544 x 544 rather than
+  // 640 x 640 (a third less detector time; the usual 16:9 and 4:3 photos are unchanged).
   fast: {
-    passes: [{ detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
+    passes: [{ detSide: 640, detPixels: 640 * 480, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
     minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8,
     secondLookPlateLikeOnly: true,
   },
@@ -131,7 +135,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
    * every candidate re-read from full-resolution pixels and scored by the grammars. */
   async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions): Promise<RankedPlate[]> {
-    const view = await detectionView(image, pass.detSide, pass.maxUpscale);
+    const view = await detectionView(image, pass.detSide, pass.maxUpscale, pass.detPixels);
     const found = await ocr.detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold });
     const texts = found.map((t) => ({
       score: t.score,
