@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { quadBounds, quadSize } from '../image/quad.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
-import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
+import { findPlateCandidates, type DetectedText, withoutCropSmallPrint } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
 import { detectionView } from './detection-view.js';
@@ -142,6 +142,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
     }));
     let candidates = findPlateCandidates(texts, image.height, pass.candidates).filter((c) => c.dscore >= options.thresholdD);
+    if (options.mode !== 'redaction') candidates = withoutCropSmallPrint(candidates, image.height);
     if (pass.refine > 0) {
       const refined: typeof candidates = [];
       for (const [i, c] of candidates.entries()) {
