@@ -52,6 +52,15 @@ describe('plate pipeline passes', () => {
     expect(detSides).toEqual([640, 960]);
   });
 
+  it.each(['normal', 'fast'] as const)('%s mode: the 640 px pass sees a square photo at 544 x 544', async (mode) => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const sizes: number[][] = [];
+    const detect = ocr.detect.bind(ocr);
+    ocr.detect = async (image, opts) => (sizes.push([image.width, image.height]), detect(image, opts));
+    await createPlatePipeline(ocr).read(blank(1280, 1280), options({ mode }));
+    expect(sizes[0]).toEqual([544, 544]);
+  });
+
   it('fast mode detects once, whatever it read', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
