@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPlateCandidates } from './candidate-finder.js';
+import { findPlateCandidates, withoutCropSmallPrint } from './candidate-finder.js';
 import type { Quad } from './plate.types.js';
 
 const rect = (x: number, y: number, w: number, h: number): Quad => [
@@ -75,5 +75,22 @@ describe('findPlateCandidates', () => {
   it('keeps at most `limit` candidates', () => {
     const many = Array.from({ length: 10 }, (_, i) => ({ quad: rect(10 + i * 200, 300, 100, 30), score: 0.9 }));
     expect(findPlateCandidates(many, 720, 3)).toHaveLength(3);
+  });
+});
+
+describe('withoutCropSmallPrint', () => {
+  const candidate = (h: number, y: number) => ({ lines: [rect(20, y, 4 * h, h)], dscore: 0.9 });
+
+  it('drops the small print around the number of a plate crop', () => {
+    // A 240 x 120 plate crop: the number 60 px tall, a state name and a sticker line below it.
+    const number = candidate(60, 30);
+    const kept = withoutCropSmallPrint([candidate(14, 5), number, candidate(20, 95)], 120);
+    expect(kept).toEqual([number]);
+  });
+
+  it('keeps every candidate of a scene photo, far plates included', () => {
+    const near = candidate(60, 500);
+    const far = candidate(18, 300);
+    expect(withoutCropSmallPrint([near, far], 720)).toEqual([near, far]);
   });
 });

@@ -104,3 +104,20 @@ export function findPlateCandidates(texts: readonly DetectedText[], _imageHeight
   }
   return out.sort((x, y) => y.dscore - x.dscore).slice(0, limit);
 }
+
+/** A candidate line this tall relative to the image makes the image a crop of a plate (the
+ * number fills about half of a plate's height). */
+const CROP_LINE_SHARE = 0.25;
+/** ... and then lines under this part of its height are the plate's small print. */
+const SMALL_PRINT_SHARE = 0.5;
+
+/** On a plate crop (its tallest candidate line fills a quarter of the image height or more),
+ * the candidates under half that line's height: the state name, stickers and slogans around the
+ * number, never a second plate, so they are not worth a recogniser run. Photos of scenes, where
+ * plate lines are a few percent of the image height, keep every candidate. */
+export function withoutCropSmallPrint(candidates: readonly PlateCandidate[], imageHeight: number): PlateCandidate[] {
+  const height = (c: PlateCandidate) => Math.max(...c.lines.map((q) => quadSize(q).height));
+  const tallest = Math.max(0, ...candidates.map(height));
+  if (tallest < CROP_LINE_SHARE * imageHeight) return [...candidates];
+  return candidates.filter((c) => height(c) >= SMALL_PRINT_SHARE * tallest);
+}

@@ -52,6 +52,15 @@ describe('plate pipeline passes', () => {
     expect(detSides).toEqual([640, 960]);
   });
 
+  it.each(['normal', 'fast'] as const)('%s mode: the 640 px pass sees a square photo at 544 x 544', async (mode) => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const sizes: number[][] = [];
+    const detect = ocr.detect.bind(ocr);
+    ocr.detect = async (image, opts) => (sizes.push([image.width, image.height]), detect(image, opts));
+    await createPlatePipeline(ocr).read(blank(1280, 1280), options({ mode }));
+    expect(sizes[0]).toEqual([544, 544]);
+  });
+
   it('fast mode detects once, whatever it read', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
@@ -82,10 +91,17 @@ describe('plate pipeline passes', () => {
     expect(reads).toEqual([1, 1]);
   });
 
-  it('reads a line with no plate-length reading again, however confident', async () => {
+  it('reads a line with no plate-length reading again in regular mode, however confident', async () => {
+    const { ocr, reads } = fakeOcr('ABCDEFGHJK', 0.99);
+    await createPlatePipeline(ocr).read(blank(1280, 720), options());
+    // Both passes: nothing plate-like ends the search.
+    expect(reads).toEqual([1, 1, 1, 1]);
+  });
+
+  it('fast mode reads a line that fits no plate format once', async () => {
     const { ocr, reads } = fakeOcr('ABCDEFGHJK', 0.99);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
-    expect(reads).toEqual([1, 1]);
+    expect(reads).toEqual([1]);
   });
 });
 
@@ -115,11 +131,12 @@ function twoLineOcr(upper: { text: string; confidence: number }, lower: { text: 
 describe('second looks beside a settled plate', () => {
   it.each([
     { name: 'text that fits no plate format is not read again once another line is a settled plate', upper: 0.98, lower: { text: 'ABCDEFGHJK', confidence: 0.99 }, reads: [2] },
-    { name: 'it is read again when no line is settled', upper: 0.72, lower: { text: 'ABCDEFGHJK', confidence: 0.99 }, reads: [2, 2] },
+    { name: 'it is read again in regular mode when no line is settled', upper: 0.72, lower: { text: 'ABCDEFGHJK', confidence: 0.99 }, reads: [2, 2, 2, 2], mode: 'normal' as const },
+    { name: 'fast mode does not read it again, settled plate or not', upper: 0.72, lower: { text: 'ABCDEFGHJK', confidence: 0.99 }, reads: [2, 1] },
     { name: 'an unsure plate-like line is read again beside a settled plate (a second plate)', upper: 0.98, lower: { text: 'XYZ789', confidence: 0.7 }, reads: [2, 1] },
-  ])('$name', async ({ upper, lower, reads: expected }) => {
+  ])('$name', async ({ upper, lower, reads: expected, mode = 'fast' as const }) => {
     const { ocr, reads } = twoLineOcr({ text: 'ABC1234', confidence: upper }, lower);
-    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode }));
     expect(res.plates.map((p) => p.plate)).toContain('abc1234');
     expect(reads).toEqual(expected);
   });
