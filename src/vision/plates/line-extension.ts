@@ -57,30 +57,27 @@ function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; ri
   const chars = blobs.filter(charLike);
   const emblems = all.filter(emblem);
   const gap = MAX_GAP * charHeight;
-  const nextRight = (edge: number, from: readonly Glyph[]) => from.filter((b) => cx(b) > edge && b.x0 - edge <= gap).sort((a, b) => a.x0 - b.x0)[0];
-  const nextLeft = (edge: number, from: readonly Glyph[]) => from.filter((b) => cx(b) < edge && edge - b.x1 <= gap).sort((a, b) => b.x1 - a.x1)[0];
-  let right = x1;
-  let skipped = false;
-  for (;;) {
-    const next = nextRight(right, chars);
-    if (next) { right = next.x1; continue; }
-    const mark = skipped ? undefined : nextRight(right, emblems);
-    const beyond = mark && nextRight(mark.x1, chars);
-    if (!beyond) break;
-    skipped = true;
-    right = beyond.x1;
-  }
-  let left = x0;
-  skipped = false;
-  for (;;) {
-    const next = nextLeft(left, chars);
-    if (next) { left = next.x0; continue; }
-    const mark = skipped ? undefined : nextLeft(left, emblems);
-    const beyond = mark && nextLeft(mark.x0, chars);
-    if (!beyond) break;
-    skipped = true;
-    left = beyond.x0;
-  }
+  // Walks outward from `edge` (dir +1 rightward, -1 leftward): character after character within
+  // the gap, stepping over one emblem only when a character follows it.
+  const walk = (edge: number, dir: 1 | -1) => {
+    const near = (b: Glyph) => (dir > 0 ? b.x0 : b.x1);
+    const far = (b: Glyph) => (dir > 0 ? b.x1 : b.x0);
+    const next = (from: number, among: readonly Glyph[]) => among
+      .filter((b) => dir * (cx(b) - from) > 0 && dir * (near(b) - from) <= gap)
+      .sort((a, b) => dir * (near(a) - near(b)))[0];
+    let skipped = false;
+    for (;;) {
+      const char = next(edge, chars);
+      if (char) { edge = far(char); continue; }
+      const mark = skipped ? undefined : next(edge, emblems);
+      const beyond = mark && next(far(mark), chars);
+      if (!beyond) return edge;
+      skipped = true;
+      edge = far(beyond);
+    }
+  };
+  const right = walk(x1, 1);
+  const left = walk(x0, -1);
   return { left: x0 - left, right: right - x1 };
 }
 
