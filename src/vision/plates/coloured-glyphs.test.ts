@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
-import { scoreReading, type CharOption } from './plate-scoring.js';
-
-const look = (text: string, probs: number[]): CharOption[][] => [...text].map((c, i) => [{ char: c, prob: probs[i]! }]);
-const none = { regions: [], strictRegion: false, textFormats: [] };
-const best = (views: CharOption[][][]) => views.map((v) => scoreReading(v, none)[0]!).sort((a, b) => b.score - a.score)[0]!.plate;
+import { bestPlate as best, look } from '../../../test/fixtures/plate-looks.js';
 
 describe('fadeColouredGlyphs', () => {
   // ASN [peach] 1074: the peach reads as O as photographed and fades in the brightest channel.
