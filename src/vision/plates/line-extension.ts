@@ -1,5 +1,5 @@
 import type { RawImage } from '../image/decode.js';
-import { quadBounds, quadSize } from '../image/quad.js';
+import { quadAxis, quadBounds, quadSize } from '../image/quad.js';
 import { cropRect } from '../image/warp.js';
 import { widenQuad } from './plate-reread.js';
 import { brightestChannel } from './plate-variants.js';
@@ -89,7 +89,8 @@ export function extendToInk(image: RawImage, candidate: PlateCandidate): PlateCa
   if (candidate.lines.length !== 1) return candidate;
   const q = candidate.lines[0]!;
   const { height: h } = quadSize(q);
-  const rise = Math.abs((q[1].y - q[0].y + q[2].y - q[3].y) / 2) / Math.max(1, Math.abs((q[1].x - q[0].x + q[2].x - q[3].x) / 2));
+  const axis = quadAxis(q);
+  const rise = Math.abs(axis.y / axis.x);
   if (h < 8 || rise > MAX_TILT) return candidate;
   const b = quadBounds(q);
   const bx0 = Math.max(0, Math.floor(b.x0 - REACH * h));

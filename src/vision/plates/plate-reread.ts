@@ -1,5 +1,5 @@
 import type { RawImage } from '../image/decode.js';
-import { quadCentre, quadSize } from '../image/quad.js';
+import { quadAxis, quadCentre, quadSize } from '../image/quad.js';
 import { cropRect, warpQuad } from '../image/warp.js';
 import type { CharOption } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
@@ -44,10 +44,7 @@ export function padQuad(q: Quad, px: number, py: number): Quad {
   const sx = (w + 2 * px * h) / Math.max(1, w);
   const sy = (h + 2 * py * h) / Math.max(1, h);
   // Axes of the quad, so a tilted plate is padded along its own directions.
-  const ux = (q[1].x - q[0].x + q[2].x - q[3].x) / 2;
-  const uy = (q[1].y - q[0].y + q[2].y - q[3].y) / 2;
-  const ul = Math.hypot(ux, uy) || 1;
-  const ex = { x: ux / ul, y: uy / ul };
+  const ex = quadAxis(q);
   const ey = { x: -ex.y, y: ex.x };
   return q.map((p) => {
     const dx = p.x - cx;
@@ -62,10 +59,7 @@ export function padQuad(q: Quad, px: number, py: number): Quad {
  * its height. */
 export function widenQuad(q: Quad, left: number, right: number): Quad {
   const { height: h } = quadSize(q);
-  const ux = (q[1].x - q[0].x + q[2].x - q[3].x) / 2;
-  const uy = (q[1].y - q[0].y + q[2].y - q[3].y) / 2;
-  const ul = Math.hypot(ux, uy) || 1;
-  const ex = { x: ux / ul, y: uy / ul };
+  const ex = quadAxis(q);
   const move = (p: Quad[number], d: number) => ({ x: p.x + d * h * ex.x, y: p.y + d * h * ex.y });
   return [move(q[0], -left), move(q[1], right), move(q[2], right), move(q[3], -left)];
 }
