@@ -12,7 +12,7 @@ describe('findPlateCandidates', () => {
       { quad: rect(10, 10, 600, 20), score: 0.99 }, // a caption: far too long
       { quad: rect(400, 300, 120, 30), score: 0.9 }, // plate-shaped
       { quad: rect(50, 50, 8, 4), score: 0.99 }, // a speck
-    ], 720, 5);
+    ], 5);
     expect(out).toHaveLength(1);
     expect(out[0]!.lines[0]).toEqual(rect(400, 300, 120, 30));
   });
@@ -21,7 +21,7 @@ describe('findPlateCandidates', () => {
     const out = findPlateCandidates([
       { quad: rect(400, 300, 60, 30), score: 0.9 },
       { quad: rect(475, 301, 70, 30), score: 0.9 },
-    ], 720, 5);
+    ], 5);
     const merged = out.find((c) => c.lines.length === 1 && c.lines[0]![0].x === 400 && c.lines[0]![1].x === 545);
     expect(merged).toBeDefined();
   });
@@ -31,7 +31,7 @@ describe('findPlateCandidates', () => {
     const out = findPlateCandidates([
       { quad: rect(20, 40, 125, 80), score: 0.99 },
       { quad: rect(100, 38, 190, 82), score: 0.99 },
-    ], 150, 5);
+    ], 5);
     expect(out[0]!.lines).toEqual([rect(20, 38, 270, 82)]);
   });
 
@@ -39,7 +39,7 @@ describe('findPlateCandidates', () => {
     const out = findPlateCandidates([
       { quad: rect(400, 300, 120, 30), score: 0.9 },
       { quad: rect(430, 300, 100, 30), score: 0.9 },
-    ], 720, 5);
+    ], 5);
     expect(out).toHaveLength(2);
   });
 
@@ -51,7 +51,7 @@ describe('findPlateCandidates', () => {
       { quad: rect(260, 10, 40, 20), score: 0.99 },
       { quad: rect(260, 125, 40, 22), score: 0.99 },
       { quad: rect(15, 30, 290, 96), score: 0.98 },
-    ], 150, 4);
+    ], 4);
     expect(out.some((c) => c.lines[0]![0].x === 15 && c.lines[0]![2].y === 126)).toBe(true);
   });
 
@@ -60,7 +60,7 @@ describe('findPlateCandidates', () => {
     const out = findPlateCandidates([
       { quad: rect(100, 35, 170, 87), score: 0.99 },
       { quad: rect(268, 11, 40, 111), score: 0.98 },
-    ], 160, 5);
+    ], 5);
     expect(out.every((c) => c.lines.length === 1 && c.lines[0]![1].x - c.lines[0]![0].x <= 170)).toBe(true);
   });
 
@@ -68,13 +68,13 @@ describe('findPlateCandidates', () => {
     const out = findPlateCandidates([
       { quad: rect(400, 300, 80, 30), score: 0.9 },
       { quad: rect(395, 335, 90, 30), score: 0.9 },
-    ], 720, 5);
+    ], 5);
     expect(out.some((c) => c.lines.length === 2)).toBe(true);
   });
 
   it('keeps at most `limit` candidates', () => {
     const many = Array.from({ length: 10 }, (_, i) => ({ quad: rect(10 + i * 200, 300, 100, 30), score: 0.9 }));
-    expect(findPlateCandidates(many, 720, 3)).toHaveLength(3);
+    expect(findPlateCandidates(many, 3)).toHaveLength(3);
   });
 });
 

@@ -76,9 +76,8 @@ function stacked(top: Line, bottom: Line): boolean {
 }
 
 /** Ranks detected text lines by plate-likeness and adds merged candidates for split and
- * two-line plates. Returns at most `limit`, best first. (`_imageHeight` no longer changes the
- * ranking; callers still pass it.) */
-export function findPlateCandidates(texts: readonly DetectedText[], _imageHeight: number, limit: number): PlateCandidate[] {
+ * two-line plates. Returns at most `limit`, best first. */
+export function findPlateCandidates(texts: readonly DetectedText[], limit: number): PlateCandidate[] {
   const lines = texts.map(describe);
   const out: PlateCandidate[] = [];
   for (const l of lines) {

@@ -43,7 +43,7 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
     const cy = t.quad.reduce((s, p) => s + p.y, 0) / 4;
     return cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1;
   });
-  const refined = findPlateCandidates(inside, image.height, 4);
+  const refined = findPlateCandidates(inside, 4);
   if (refined.length === 0) return [candidate];
   // The close-up judges the shape; the first pass's confidence stays the detection score.
   return refined.map((r) => ({ lines: r.lines, dscore: Math.min(candidate.dscore, r.dscore), closeUp: true }));

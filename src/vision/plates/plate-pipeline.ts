@@ -174,7 +174,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       score: t.score,
       quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
     }));
-    let candidates = findPlateCandidates(texts, image.height, pass.candidates).filter((c) => c.dscore >= options.thresholdD);
+    let candidates = findPlateCandidates(texts, pass.candidates).filter((c) => c.dscore >= options.thresholdD);
     if (options.mode !== 'redaction') candidates = withoutCropSmallPrint(candidates, image.height);
     if (pass.refine > 0) {
       const refined: typeof candidates = [];
