@@ -1,12 +1,10 @@
-import type { CharOption } from './plate-scoring.js';
+import { type CharOption, scaledOptions, topProb } from './plate-scoring.js';
 
 /** A character this much less sure in the brightest channel than as photographed faded there. */
 const FADED_RATIO = 0.5;
 /** ... while the other characters held at least this much of their confidence (on a plate with
  * coloured characters every character fades, and none of them is an emblem). */
 const HELD_RATIO = 0.8;
-
-const top = (c: readonly CharOption[]) => c[0]?.prob ?? 0;
 
 /** Plate characters are dark in every channel; an emblem between character groups (a peach, an
  * orange, a state shape) is bright in one, so in the brightest-channel look it fades while the
@@ -16,13 +14,13 @@ const top = (c: readonly CharOption[]) => c[0]?.prob ?? 0;
 export function fadeColouredGlyphs(views: readonly CharOption[][][]): CharOption[][][] {
   const [photo, bright] = views;
   if (!photo || !bright || photo.length !== bright.length || photo.length < 3) return [...views];
-  const ratios = photo.map((c, i) => top(bright[i]!) / Math.max(1e-6, top(c)));
-  const faded = ratios.map((r, i) => r < FADED_RATIO && top(photo[i]!) >= 0.5 ? i : -1).filter((i) => i >= 0);
+  const ratios = photo.map((c, i) => topProb(bright[i]!) / Math.max(1e-6, topProb(c)));
+  const faded = ratios.map((r, i) => r < FADED_RATIO && topProb(photo[i]!) >= 0.5 ? i : -1).filter((i) => i >= 0);
   if (faded.length !== 1) return [...views];
   const held = ratios.filter((_, i) => !faded.includes(i));
   if (held.some((r) => r < HELD_RATIO)) return [...views];
   const i = faded[0]!;
   const scale = ratios[i]!;
-  const dimmed = photo.map((c, k) => (k === i ? c.map((o) => ({ char: o.char, prob: o.prob * scale })) : c));
+  const dimmed = photo.map((c, k) => (k === i ? scaledOptions(c, scale) : c));
   return [dimmed, ...views.slice(1)];
 }

@@ -1,6 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { quadAxis, quadBounds, quadSize } from '../image/quad.js';
 import { cropRect } from '../image/warp.js';
+import { medianOf } from '../ocr/readers/char-spacing.js';
 import { widenQuad } from './plate-reread.js';
 import { brightestChannel } from './plate-variants.js';
 import { type Glyph, inkBlobs } from './small-print.js';
@@ -20,8 +21,6 @@ const MAX_WIDTH = 0.75;
 const MAX_EMBLEM = 2;
 /** Lines tilted more than this (rise over run) are left alone: the band is cut level. */
 const MAX_TILT = 0.08;
-
-const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
 
 /** How many columns of ink that looks like the line's own characters (the same height and
  * baseline, no wider than a character) lie beyond its left and right ends, in `band` pixels;
@@ -43,8 +42,8 @@ function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; ri
   const cx = (b: Glyph) => (b.x0 + b.x1) / 2;
   const inside = blobs.filter((b) => cx(b) > x0 && cx(b) < x1 && b.y1 - b.y0 >= 0.4 * h);
   if (inside.length < 2) return null;
-  const charHeight = median(inside.map((b) => b.y1 - b.y0));
-  const middle = median(inside.map((b) => (b.y0 + b.y1) / 2));
+  const charHeight = medianOf(inside.map((b) => b.y1 - b.y0));
+  const middle = medianOf(inside.map((b) => (b.y0 + b.y1) / 2));
   const charLike = (b: Glyph) => {
     const bh = b.y1 - b.y0;
     return bh >= 0.8 * charHeight && bh <= 1.2 * charHeight && b.x1 - b.x0 <= MAX_WIDTH * charHeight && b.x1 - b.x0 >= 0.08 * charHeight

@@ -1,11 +1,9 @@
-import type { CharOption } from './plate-scoring.js';
+import { type CharOption, scaledOptions, topProb } from './plate-scoring.js';
 
 /** The less sure look saw the character at most this part as surely as the other: it barely saw
  * one there (two looks that merely weigh two plausible characters differently, O 0.5 against
  * D 0.7, are left alone). */
 const BARELY_SEEN = 0.5;
-
-const top = (c: readonly CharOption[]) => c[0]?.prob ?? 0;
 
 /** Two looks at the same line (as photographed, brightest channel) that read a character
  * differently, one of them barely seeing it, are each only as sure of it as the less sure
@@ -19,12 +17,12 @@ export function doubtDisagreements(looks: readonly CharOption[][][]): CharOption
   const doubtful = a.map((c, i) => {
     const d = b[i]!;
     if (c[0] === undefined || d[0] === undefined || c[0].char === d[0].char) return false;
-    return Math.min(top(c), top(d)) < BARELY_SEEN * Math.max(top(c), top(d));
+    return Math.min(topProb(c), topProb(d)) < BARELY_SEEN * Math.max(topProb(c), topProb(d));
   });
   if (!doubtful.some(Boolean)) return [...looks];
   const lower = (look: CharOption[][], other: CharOption[][]) => look.map((c, i) => {
-    const scale = doubtful[i] ? top(other[i]!) / Math.max(1e-6, top(c)) : 1;
-    return scale < 1 ? c.map((o) => ({ char: o.char, prob: o.prob * scale })) : c;
+    const scale = doubtful[i] ? topProb(other[i]!) / Math.max(1e-6, topProb(c)) : 1;
+    return scale < 1 ? scaledOptions(c, scale) : c;
   });
   return [lower(a, b), lower(b, a), ...looks.slice(2)];
 }

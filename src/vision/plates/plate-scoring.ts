@@ -12,6 +12,13 @@ export interface CharOption {
   prob: number;
 }
 
+/** How sure a look was of a character: its best option's probability (0 when it has none). */
+export const topProb = (options: readonly CharOption[]): number => options[0]?.prob ?? 0;
+
+/** A character's options with every probability scaled: a look made less (or more) sure of it. */
+export const scaledOptions = (options: readonly CharOption[], scale: number): CharOption[] =>
+  options.map((o) => ({ char: o.char, prob: o.prob * scale }));
+
 export interface ScoringOptions {
   regions: readonly string[];
   strictRegion: boolean;
