@@ -4,18 +4,16 @@ import { present } from './services/recognition/ocr.service.js';
 import { plateResponse } from './services/recognition/plate.service.js';
 import { OCR_TYPES, type OcrType } from './services/recognition/text-recognizer.port.js';
 import { AppError } from './services/errors.js';
-import { decodeImage } from './vision/image/decode.js';
 
 /** `vigil ocr --type T IMAGE...`: the responses the API would give, read in this process. */
 export async function ocrFiles(type: string, files: string[]): Promise<unknown[]> {
   if (!(OCR_TYPES as readonly string[]).includes(type)) throw new AppError(400, 'invalid_type', `Unknown type "${type}"; use one of ${OCR_TYPES.join(', ')}.`);
-  const { createOcrEngine } = await import('./vision/ocr/ocr-engine.js');
-  const { readText } = await import('./vision/ocr/readers/text-reader.js');
-  const engine = await createOcrEngine();
+  // The worker's entry, run in this process: the same decoding and reading as the API's.
+  const { default: readText } = await import('./vision/runtime/ocr.worker.js');
   const out: unknown[] = [];
   for (const file of files) {
     const started = performance.now();
-    const readings = await readText(engine, type as OcrType, await decodeImage(await fs.readFile(file), { maxSide: 2048, truncated: 'read-what-decodes' }));
+    const readings = await readText({ type: type as OcrType, image: await fs.readFile(file) });
     out.push(present({ type: type as OcrType, family: 'ocr', filename: path.basename(file), cameraId: undefined, timestamp: undefined, withConfidence: true }, readings, Math.round((performance.now() - started) * 1000) / 1000));
   }
   return out;
