@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OcrType } from '../src/services/recognition/text-recognizer.port.js';
-import { decodeImage } from '../src/vision/image/decode.js';
+import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
@@ -47,7 +47,7 @@ async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outc
     const t = performance.now();
     const c0 = process.cpuUsage();
     let error: string | undefined;
-    const results = await decodeImage(c.bytes, { maxSide: 2048, truncated: 'read-what-decodes' }).then((img) => readText(e, type, img), (err: Error) => {
+    const results = await decodeForRecognition(c.bytes, { maxSide: 2048 }).then((img) => readText(e, type, img), (err: Error) => {
       error = err.message;
       return [];
     });

@@ -1,5 +1,5 @@
 import type { UsageFamily } from '../../domain/usage.js';
-import { decodeImage, ImageDecodeError } from '../../vision/image/decode.js';
+import { decodeForRecognition, ImageDecodeError } from '../../vision/image/decode.js';
 import { errors } from '../errors.js';
 import type { UsageService } from '../usage.service.js';
 
@@ -12,7 +12,7 @@ export async function countedRecognition<T>(
   run: () => Promise<T>,
 ): Promise<{ value: T; ms: number }> {
   // Recognition reads a photo cut short when most of it decodes (decode.ts, MIN_DECODED_SHARE).
-  await decodeImage(call.image, { maxPixels: call.maxPixels, maxSide: 32, grayscale: true, truncated: 'read-what-decodes' });
+  await decodeForRecognition(call.image, { maxPixels: call.maxPixels, maxSide: 32, grayscale: true });
   const refund = await usage.takeCall(call.accountId, call.family);
   const started = performance.now();
   try {

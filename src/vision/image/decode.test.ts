@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { pngBomb, sceneJpeg } from '../../../test/fixtures/images.js';
-import { decodedShare, decodeImage, ImageDecodeError, probeImage } from './decode.js';
+import { decodedShare, decodeForRecognition, decodeImage, ImageDecodeError, probeImage } from './decode.js';
 
 const jpeg = (w: number, h: number) =>
   sharp({ create: { width: w, height: h, channels: 3, background: { r: 200, g: 10, b: 10 } } }).jpeg().toBuffer();
@@ -38,7 +38,6 @@ describe('image decode', () => {
   describe('truncated files', () => {
     const progressive = async () => sharp(await sceneJpeg(320, 240, 7)).jpeg({ progressive: true }).toBuffer();
     const baseline = async () => sharp(await sceneJpeg(320, 240, 7)).jpeg().toBuffer();
-    const lenient = { truncated: 'read-what-decodes' } as const;
 
     it('refuses a cut-short file by default (camera uploads stay strict)', async () => {
       const cut = (await progressive()).subarray(0, 0.6 * (await progressive()).length);
@@ -47,27 +46,27 @@ describe('image decode', () => {
 
     it('reads a progressive JPEG cut short for recognition: the whole frame is there', async () => {
       const full = await progressive();
-      const img = await decodeImage(full.subarray(0, Math.round(full.length * 0.6)), lenient);
+      const img = await decodeForRecognition(full.subarray(0, Math.round(full.length * 0.6)));
       expect([img.width, img.height]).toEqual([320, 240]);
       expect(decodedShare(img)).toBe(1);
     });
 
     it('reads a baseline JPEG missing a few bottom rows, refuses one missing most of them', async () => {
       const full = await baseline();
-      const nearly = await decodeImage(full.subarray(0, Math.round(full.length * 0.92)), lenient);
+      const nearly = await decodeForRecognition(full.subarray(0, Math.round(full.length * 0.92)));
       expect(decodedShare(nearly)).toBeGreaterThan(0.75);
       expect(decodedShare(nearly)).toBeLessThan(1);
-      await expect(decodeImage(full.subarray(0, Math.round(full.length * 0.4)), lenient))
+      await expect(decodeForRecognition(full.subarray(0, Math.round(full.length * 0.4))))
         .rejects.toMatchObject({ reason: 'unreadable', message: expect.stringMatching(/too little/) });
       // Header and nothing else: a clear 400, not a grey picture.
-      await expect(decodeImage(full.subarray(0, 600), lenient)).rejects.toBeInstanceOf(ImageDecodeError);
+      await expect(decodeForRecognition(full.subarray(0, 600))).rejects.toBeInstanceOf(ImageDecodeError);
     });
 
     it('keeps the pixel limit for truncated files', async () => {
       const full = await progressive();
-      await expect(decodeImage(full.subarray(0, full.length - 100), { ...lenient, maxPixels: 1000 }))
+      await expect(decodeForRecognition(full.subarray(0, full.length - 100), { maxPixels: 1000 }))
         .rejects.toMatchObject({ reason: 'too_large' });
-      await expect(decodeImage(pngBomb(30000, 30000).subarray(0, 5000), lenient)).rejects.toMatchObject({ reason: 'too_large' });
+      await expect(decodeForRecognition(pngBomb(30000, 30000).subarray(0, 5000))).rejects.toMatchObject({ reason: 'too_large' });
     });
   });
 

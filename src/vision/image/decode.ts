@@ -98,6 +98,12 @@ export async function decodeImage(bytes: Buffer, options: DecodeOptions = {}): P
   return img;
 }
 
+/** Decodes a photo for recognition (OCR, plates): a file cut short is read when most of it
+ * decodes, since a reading from most of a photo beats a 400 (see `truncated`). */
+export function decodeForRecognition(bytes: Buffer, options: Omit<DecodeOptions, 'truncated'> = {}): Promise<RawImage> {
+  return decodeImage(bytes, { ...options, truncated: 'read-what-decodes' });
+}
+
 const corrupt = () => new ImageDecodeError('The image data is corrupt or truncated.', 'unreadable');
 
 async function decodePixels(bytes: Buffer, maxPixels: number, options: DecodeOptions, failOn: 'truncated' | 'none'): Promise<RawImage> {

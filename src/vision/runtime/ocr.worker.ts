@@ -1,5 +1,5 @@
 import type { OcrType, TextReading } from '../../services/recognition/text-recognizer.port.js';
-import { decodeImage } from '../image/decode.js';
+import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine, type OcrEngine } from '../ocr/ocr-engine.js';
 import { readText } from '../ocr/readers/text-reader.js';
 
@@ -9,6 +9,6 @@ let engine: Promise<OcrEngine> | undefined;
 /** Worker-thread entry: read identifiers of `type` from an image. */
 export default async function read(task: { type: OcrType; image: Uint8Array }): Promise<TextReading[]> {
   engine ??= createOcrEngine({ intraOpNumThreads: Number(process.env.INFERENCE_THREADS) || undefined });
-  const img = await decodeImage(Buffer.from(task.image.buffer, task.image.byteOffset, task.image.byteLength), { maxSide: 2048, truncated: 'read-what-decodes' });
+  const img = await decodeForRecognition(Buffer.from(task.image.buffer, task.image.byteOffset, task.image.byteLength), { maxSide: 2048 });
   return readText(await engine, task.type, img);
 }

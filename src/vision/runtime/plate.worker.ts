@@ -1,4 +1,4 @@
-import { decodeImage } from '../image/decode.js';
+import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine } from '../ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../plates/plate-pipeline.js';
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
@@ -25,6 +25,6 @@ function getPipeline(): Promise<PlatePipeline> {
 
 /** Worker-thread entry: one plate reading. Buffers arrive as Uint8Arrays (structured clone). */
 export default async function readPlates({ image, options }: { image: Uint8Array; options: PlateReadOptions }): Promise<PlateReadResult> {
-  const [p, raw] = await Promise.all([getPipeline(), decodeImage(Buffer.from(image.buffer, image.byteOffset, image.byteLength), { truncated: 'read-what-decodes' })]);
+  const [p, raw] = await Promise.all([getPipeline(), decodeForRecognition(Buffer.from(image.buffer, image.byteOffset, image.byteLength))]);
   return p.read(raw, options);
 }
