@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandReading, scoreReading } from './plate-scoring.js';
+import { expandReading, scoreReading, swapFloor } from './plate-scoring.js';
 
 /** A reading as the recogniser gives it: per character the top choice and its runner-up. */
 const read = (text: string, prob = 0.95, runnerUp: Record<number, string> = {}) =>
@@ -78,3 +78,49 @@ describe('unsure characters', () => {
     expect(scoreReading(chars, none)[0]?.plate).toBe('OUQ6314');
   });
 });
+
+describe('look-alike swaps against a sure character', () => {
+  // Without a region hint every region's formats compete: one of them fits almost any reading
+  // after one swap, so a swap must not overrule a character the recogniser saw clearly.
+  it.each([
+    // reading, sure (0.99) everywhere: the grammar may not swap 2->Z, A->4, B->8
+    ['1A2E468', '1A2E468'], // not 1AZE468 (California)
+    ['404148A', '404148A'], // not 4041484 (Illinois numeric)
+    ['GR8BUNZ', 'GR8BUNZ'], // not GR88UNZ (British)
+  ])('keeps %s read surely', (text, plate) => {
+    // O/0 and I/1 are one character to the reader of a plate (see below).
+    const loose = (s?: string) => s?.replace(/O/g, '0').replace(/I/g, '1');
+    expect(loose(scoreReading(read(text, 0.99), none)[0]?.plate)).toBe(loose(plate));
+  });
+
+  it.each([
+    // an unsure look-alike still bends to the format
+    ['A8C1234', 0.8, 1, 'ABC1234'],
+    ['1A2E468', 0.85, 2, '1AZE468'],
+  ])('swaps %s where the character at %s was unsure', (text, prob, at, plate) => {
+    const chars = read(text as string, 0.99);
+    chars[at as number] = [{ char: (text as string)[at as number]!, prob: prob as number }];
+    expect(scoreReading(chars, none)[0]?.plate).toBe(plate);
+  });
+
+  it('keeps O/0 and I/1 swaps open however sure the recogniser was (plate fonts draw them alike)', () => {
+    expect(scoreReading(read('ABC12O4', 0.99), none)[0]?.plate).toBe('ABC1204');
+  });
+
+  it('lets a named region overrule a sure character', () => {
+    expect(scoreReading(read('A8C1234', 0.99), { ...none, regions: ['br'] })[0]?.plate).toBe('ABC1234');
+  });
+});
+
+describe('swapFloor', () => {
+  it.each([
+    // top, twin, sureCosts, expected floor
+    [{ char: 'O', prob: 0.99 }, '0', true, 0.297],
+    [{ char: '8', prob: 0.99 }, 'B', true, 0.0297],
+    [{ char: '8', prob: 0.9 }, 'B', true, 0.27],
+    [{ char: '8', prob: 0.99 }, 'B', false, 0.297],
+  ])('%o -> %s (%s) at least %s', (top, twin, sure, floor) => {
+    expect(swapFloor(top, twin, sure)).toBeCloseTo(floor, 3);
+  });
+});
+

@@ -38,17 +38,33 @@ export interface ScoredPlate {
 const BEAM = 48;
 /** A swap the recogniser did not propose costs this much probability. */
 const SWAP_FACTOR = 0.3;
+/** Pairs that many plate fonts draw alike: the recogniser's certainty says nothing about which
+ * one a plate holds, so the grammar decides. */
+const SAME_GLYPH = new Set(['O0', '0O', 'I1', '1I']);
+/** Other look-alikes (2/Z, 8/B, A/4) differ in every plate font: a character read with less
+ * doubt than this keeps the swap's cost only in proportion to its doubt, so that a format
+ * (often another country's) cannot overrule a character the recogniser saw clearly. */
+const SURE_DOUBT = 0.1;
+
+/** How plausible the look-alike of a top choice is, at least: a share of the top choice's
+ * probability, smaller when the recogniser was sure of a character that looks different.
+ * `sureCosts` false keeps the full share (a region the client named vouches for its format). */
+export function swapFloor(top: CharOption, twin: string, sureCosts = true): number {
+  const floor = top.prob * SWAP_FACTOR;
+  if (!sureCosts || SAME_GLYPH.has(top.char + twin)) return floor;
+  return floor * Math.min(1, (1 - top.prob) / SURE_DOUBT);
+}
 
 /** Options per position: the recogniser's alternatives plus the look-alike of its top choice,
  * so a grammar can ask for a digit where the network saw O. */
-function positionOptions(alts: readonly CharOption[]): CharOption[] {
+function positionOptions(alts: readonly CharOption[], sureCosts: boolean): CharOption[] {
   const out = alts.filter((a) => /^[A-Z0-9]$/.test(a.char) && a.prob > 0.001).map((a) => ({ ...a }));
   const top = out[0];
   if (!top) return out;
   const twin = CONFUSIONS[top.char];
   if (!twin) return out;
   // The look-alike is at least this plausible, whatever tiny probability the network gave it.
-  const floor = top.prob * SWAP_FACTOR;
+  const floor = swapFloor(top, twin, sureCosts);
   const known = out.find((o) => o.char === twin);
   if (known) known.prob = Math.max(known.prob, floor);
   else out.push({ char: twin, prob: floor });
@@ -63,11 +79,11 @@ const SKIP_BELOW = 0.6;
 const SKIP_WEIGHT = 0.6;
 
 /** The most probable strings a per-character reading allows (beam search over alternatives
- * and the omission of unsure characters). */
-export function expandReading(chars: readonly (readonly CharOption[])[]): Array<{ text: string; logp: number }> {
+ * and the omission of unsure characters); `sureCosts` as in `swapFloor`. */
+export function expandReading(chars: readonly (readonly CharOption[])[], sureCosts = true): Array<{ text: string; logp: number }> {
   let beam = [{ text: '', logp: 0 }];
   for (const alts of chars) {
-    const opts = positionOptions(alts);
+    const opts = positionOptions(alts, sureCosts);
     if (opts.length === 0) continue;
     const top = opts[0]!.prob;
     if (top < SKIP_BELOW) opts.push({ char: '', prob: (1 - top) * SKIP_WEIGHT });
@@ -91,7 +107,7 @@ export function scoreReading(chars: readonly (readonly CharOption[])[], options:
   });
   const hinted = options.regions.length > 0;
   const out: ScoredPlate[] = [];
-  for (const { text, logp } of expandReading(chars)) {
+  for (const { text, logp } of expandReading(chars, !hinted)) {
     // Per position of the reading, so that dropping a character is not free.
     const confidence = Math.exp(logp / Math.max(1, chars.length));
     const fit = bestRegionFit(text, scope);
