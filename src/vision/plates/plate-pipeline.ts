@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { quadBounds, quadSize } from '../image/quad.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
-import { findPlateCandidates, type DetectedText, withoutCropSmallPrint } from './candidate-finder.js';
+import { candidatesToRead, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
@@ -174,8 +174,10 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       score: t.score,
       quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
     }));
-    let candidates = findPlateCandidates(texts, pass.candidates).filter((c) => c.dscore >= options.thresholdD);
-    if (options.mode !== 'redaction') candidates = withoutCropSmallPrint(candidates, image.height);
+    let candidates = candidatesToRead(texts, {
+      limit: pass.candidates, minScore: options.thresholdD, imageWidth: image.width, imageHeight: image.height,
+      keepSmallPrint: options.mode === 'redaction',
+    });
     if (pass.refine > 0) {
       const refined: typeof candidates = [];
       for (const [i, c] of candidates.entries()) {
