@@ -124,3 +124,23 @@ describe('swapFloor', () => {
   });
 });
 
+describe('weakest character', () => {
+  it('reports the least sure character the reading kept', () => {
+    const chars = read('ABC1234', 0.95);
+    chars[6] = [{ char: '4', prob: 0.7 }];
+    const top = scoreReading(chars, none)[0]!;
+    expect(top.plate).toBe('ABC1234');
+    expect(top.weakest).toBeCloseTo(0.7);
+  });
+
+  it.each([
+    // reading (0.95 each), plate it becomes, weakest: an O read for 0 is seen surely, an 8 read for B is not
+    ['ABC12O4', 'ABC1204', 0.95],
+    ['A8C1234', 'ABC1234', 0.285],
+  ])('%s read as %s has its weakest character at %s', (text, plate, weakest) => {
+    const top = scoreReading(read(text, 0.95), { ...none, regions: ['br'] })[0]!;
+    expect(top.plate).toBe(plate);
+    expect(top.weakest).toBeCloseTo(weakest);
+  });
+});
+

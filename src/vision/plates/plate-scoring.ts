@@ -33,6 +33,10 @@ export interface ScoredPlate {
   region: { code: string; score: number };
   /** True when a region template or a text format matched. */
   matched: boolean;
+  /** Probability of the reading's least sure character (a look-alike swap counts at its floor,
+   * but 0 for O and 1 for I at the probability of what was read; an omitted character is no
+   * character of the reading). */
+  weakest: number;
 }
 
 const BEAM = 48;
@@ -55,19 +59,24 @@ export function swapFloor(top: CharOption, twin: string, sureCosts = true): numb
   return floor * Math.min(1, (1 - top.prob) / SURE_DOUBT);
 }
 
+/** A position's option; `seen`: how surely the recogniser saw its glyph (for the twin of a
+ * glyph drawn alike, O for 0, the top choice's probability), when that differs from `prob`. */
+type PositionOption = CharOption & { seen?: number };
+
 /** Options per position: the recogniser's alternatives plus the look-alike of its top choice,
  * so a grammar can ask for a digit where the network saw O. */
-function positionOptions(alts: readonly CharOption[], sureCosts: boolean): CharOption[] {
-  const out = alts.filter((a) => /^[A-Z0-9]$/.test(a.char) && a.prob > 0.001).map((a) => ({ ...a }));
+function positionOptions(alts: readonly CharOption[], sureCosts: boolean): PositionOption[] {
+  const out: PositionOption[] = alts.filter((a) => /^[A-Z0-9]$/.test(a.char) && a.prob > 0.001).map((a) => ({ ...a }));
   const top = out[0];
   if (!top) return out;
   const twin = CONFUSIONS[top.char];
   if (!twin) return out;
   // The look-alike is at least this plausible, whatever tiny probability the network gave it.
   const floor = swapFloor(top, twin, sureCosts);
+  const seen = SAME_GLYPH.has(top.char + twin) ? top.prob : undefined;
   const known = out.find((o) => o.char === twin);
-  if (known) known.prob = Math.max(known.prob, floor);
-  else out.push({ char: twin, prob: floor });
+  if (known) Object.assign(known, { prob: Math.max(known.prob, floor), seen });
+  else out.push({ char: twin, prob: floor, seen });
   return out.sort((a, b) => b.prob - a.prob);
 }
 
@@ -78,17 +87,28 @@ const SKIP_BELOW = 0.6;
  * the recogniser saw is kept when the plate fits a format with it as well as without it. */
 const SKIP_WEIGHT = 0.6;
 
+export interface Expansion {
+  text: string;
+  logp: number;
+  /** See `ScoredPlate.weakest`. */
+  weakest: number;
+}
+
 /** The most probable strings a per-character reading allows (beam search over alternatives
  * and the omission of unsure characters); `sureCosts` as in `swapFloor`. */
-export function expandReading(chars: readonly (readonly CharOption[])[], sureCosts = true): Array<{ text: string; logp: number }> {
-  let beam = [{ text: '', logp: 0 }];
+export function expandReading(chars: readonly (readonly CharOption[])[], sureCosts = true): Expansion[] {
+  let beam: Expansion[] = [{ text: '', logp: 0, weakest: 1 }];
   for (const alts of chars) {
     const opts = positionOptions(alts, sureCosts);
     if (opts.length === 0) continue;
     const top = opts[0]!.prob;
     if (top < SKIP_BELOW) opts.push({ char: '', prob: (1 - top) * SKIP_WEIGHT });
-    const next: typeof beam = [];
-    for (const b of beam) for (const o of opts) next.push({ text: b.text + o.char, logp: b.logp + Math.log(Math.max(1e-6, o.prob)) });
+    const next: Expansion[] = [];
+    for (const b of beam) for (const o of opts) {
+      const logp = b.logp + Math.log(Math.max(1e-6, o.prob));
+      if (!o.char) next.push({ ...b, logp });
+      else next.push({ text: b.text + o.char, logp, weakest: Math.min(b.weakest, o.seen ?? o.prob) });
+    }
     next.sort((a, b) => b.logp - a.logp);
     beam = next.slice(0, BEAM);
   }
@@ -107,7 +127,7 @@ export function scoreReading(chars: readonly (readonly CharOption[])[], options:
   });
   const hinted = options.regions.length > 0;
   const out: ScoredPlate[] = [];
-  for (const { text, logp } of expandReading(chars, !hinted)) {
+  for (const { text, logp, weakest } of expandReading(chars, !hinted)) {
     // Per position of the reading, so that dropping a character is not free.
     const confidence = Math.exp(logp / Math.max(1, chars.length));
     const fit = bestRegionFit(text, scope);
@@ -125,6 +145,7 @@ export function scoreReading(chars: readonly (readonly CharOption[])[], options:
       plate: text,
       score,
       matched,
+      weakest,
       region: { code: code || (options.regions[0]?.toLowerCase() ?? 'unknown'), score: matched ? confidence * Math.min(1, weight) : 0 },
     });
   }
