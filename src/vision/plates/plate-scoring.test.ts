@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandReading, scoreReading, swapFloor } from './plate-scoring.js';
+import { type CharOption, expandReading, scoreReading, swapFloor } from './plate-scoring.js';
 
 /** A reading as the recogniser gives it: per character the top choice and its runner-up. */
 const read = (text: string, prob = 0.95, runnerUp: Record<number, string> = {}) =>
@@ -144,3 +144,34 @@ describe('weakest character', () => {
   });
 });
 
+describe('unsure end characters without a region hint', () => {
+  // The recogniser's reading: sure characters and, where given, one unsure character at an end
+  // (a bolt, an emblem, a stacked code) with its probability.
+  const withEnd = (text: string, end: 'first' | 'last', char: string, prob: number) => {
+    const chars: CharOption[][] = read(text, 0.97);
+    const odd = [{ char, prob }];
+    return end === 'first' ? [odd, ...chars] : [...chars, odd];
+  };
+
+  it.each([
+    // sure text, where the unsure character is, the character, its probability
+    ['3127K', 'last', 'B', 0.39], // 3127KB: Portugal's 00-00-AA
+    ['853FL', 'first', '2', 0.38], // 2853FL: the same
+  ] as const)('a look of %s with a stray %s character %s at %s does not outscore a clean look', (text, end, char, prob) => {
+    const clean = scoreReading(read(text, 0.97), none)[0]!;
+    const stray = scoreReading(withEnd(text, end, char, prob), none)[0]!;
+    expect(stray.score).toBeLessThan(clean.score);
+  });
+
+  it.each([
+    // both readings fit a format: the character the recogniser saw stays
+    ['UQ6314', 'first', 'O', 0.4, 'OUQ6314'],
+    ['ABC123', 'last', '4', 0.45, 'ABC1234'],
+  ] as const)('%s with a %s character %s at %s reads %s', (text, end, char, prob, plate) => {
+    expect(scoreReading(withEnd(text, end, char, prob), none)[0]?.plate).toBe(plate);
+  });
+
+  it('lets a named region\'s format complete the reading', () => {
+    expect(scoreReading(withEnd('3127K', 'last', 'B', 0.39), { ...none, regions: ['pt'] })[0]?.plate).toBe('3127KB');
+  });
+});

@@ -1,4 +1,4 @@
-import { bestRegionFit } from '../../domain/plates/region-fit.js';
+import { bestRegionFit, GENERIC_WEIGHT } from '../../domain/plates/region-fit.js';
 
 /** Characters the recogniser mixes up, both ways (which of the pair a slot wants is the
  * region grammar's call). */
@@ -92,27 +92,44 @@ export interface Expansion {
   logp: number;
   /** See `ScoredPlate.weakest`. */
   weakest: number;
+  /** The reading's first (last) character stands where the recogniser was unsure of any. */
+  unsureFirst: boolean;
+  unsureLast: boolean;
 }
 
 /** The most probable strings a per-character reading allows (beam search over alternatives
  * and the omission of unsure characters); `sureCosts` as in `swapFloor`. */
 export function expandReading(chars: readonly (readonly CharOption[])[], sureCosts = true): Expansion[] {
-  let beam: Expansion[] = [{ text: '', logp: 0, weakest: 1 }];
+  let beam: Expansion[] = [{ text: '', logp: 0, weakest: 1, unsureFirst: false, unsureLast: false }];
   for (const alts of chars) {
     const opts = positionOptions(alts, sureCosts);
     if (opts.length === 0) continue;
     const top = opts[0]!.prob;
-    if (top < SKIP_BELOW) opts.push({ char: '', prob: (1 - top) * SKIP_WEIGHT });
+    const unsure = top < SKIP_BELOW;
+    if (unsure) opts.push({ char: '', prob: (1 - top) * SKIP_WEIGHT });
     const next: Expansion[] = [];
     for (const b of beam) for (const o of opts) {
       const logp = b.logp + Math.log(Math.max(1e-6, o.prob));
       if (!o.char) next.push({ ...b, logp });
-      else next.push({ text: b.text + o.char, logp, weakest: Math.min(b.weakest, o.seen ?? o.prob) });
+      else next.push({ text: b.text + o.char, logp, weakest: Math.min(b.weakest, o.seen ?? o.prob), unsureFirst: b.text ? b.unsureFirst : unsure, unsureLast: unsure });
     }
     next.sort((a, b) => b.logp - a.logp);
     beam = next.slice(0, BEAM);
   }
   return beam.filter((b) => b.text.length > 0);
+}
+
+/** Without a region hint, the format weight of a reading whose first or last character the
+ * recogniser was unsure of (a bolt, an emblem, a stacked type code at the line's end reads as a
+ * letter or a digit at about 0.3-0.5): at most the weight of the reading without that
+ * character, and no less than a generic shape's. Every region's formats compete then, and some
+ * format fits almost any text with one character more (3127K with a stray B is a Portuguese
+ * 3127KB), so a specific format has to rest on the characters the recogniser saw. */
+function endSupportedWeight(e: Expansion, weight: number, fitWeight: (text: string) => number): number {
+  let w = weight;
+  if (e.unsureFirst) w = Math.min(w, fitWeight(e.text.slice(1)));
+  if (e.unsureLast) w = Math.min(w, fitWeight(e.text.slice(0, -1)));
+  return Math.max(w, Math.min(weight, GENERIC_WEIGHT));
 }
 
 /** Ranks the strings a reading allows by confidence and fit to the region grammars. */
@@ -127,11 +144,14 @@ export function scoreReading(chars: readonly (readonly CharOption[])[], options:
   });
   const hinted = options.regions.length > 0;
   const out: ScoredPlate[] = [];
-  for (const { text, logp, weakest } of expandReading(chars, !hinted)) {
+  const fitWeight = (text: string) => bestRegionFit(text, scope)?.weight ?? 0;
+  for (const reading of expandReading(chars, !hinted)) {
+    const { text, logp, weakest } = reading;
     // Per position of the reading, so that dropping a character is not free.
     const confidence = Math.exp(logp / Math.max(1, chars.length));
     const fit = bestRegionFit(text, scope);
     let weight = fit?.weight ?? 0;
+    if (!hinted && weight > 0) weight = endSupportedWeight(reading, weight, fitWeight);
     const code = fit?.code ?? '';
     const formatHit = formats.some((re) => re.test(text));
     if (formatHit) weight = Math.max(weight, 1.2);
