@@ -22,6 +22,16 @@ describe('plate result filters', () => {
     expect(out.map((o) => o.plate)).toEqual(['508736']);
   });
 
+  it('keeps a number that a taller stacked reading takes in (an emblem stacked over the number)', () => {
+    // A wheelchair sign boxed above the number's left end makes a two-line candidate whose taller
+    // line is the sign: the number is one of its lines, not a slogan under it.
+    const out = dropSubordinateText([
+      { plate: '2853FL', textBox: box(828, 176, 910, 251), lineHeight: 45, matched: true },
+      { plate: '853FL', textBox: box(828, 218, 904, 249), lineHeight: 31, matched: true },
+    ]);
+    expect(out.map((o) => o.plate)).toEqual(['2853FL', '853FL']);
+  });
+
   it('keeps a plate under taller text that is no plate number (a taxi roof number)', () => {
     const out = dropSubordinateText([
       { plate: '1056', textBox: box(20, 0, 140, 60), lineHeight: 60, matched: false },

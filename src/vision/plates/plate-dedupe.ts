@@ -69,6 +69,9 @@ export function dropSubordinateText<T extends RankedText>(items: readonly T[]): 
     if (big === it || !big.matched || big.lineHeight < 1.3 * it.lineHeight) return false;
     const a = big.textBox;
     const b = it.textBox;
+    // Text inside the taller reading's own box is one of its lines (a stacked candidate over the
+    // number takes the number in), not text beside it: which reading stands is dedupe's call.
+    if (overlapRatio(a, b) > 0.5) return false;
     const overlapX = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
     const dy = Math.abs((a.ymin + a.ymax) / 2 - (b.ymin + b.ymax) / 2);
     return overlapX > 0.3 * (b.xmax - b.xmin) && dy < 2.5 * big.lineHeight;
