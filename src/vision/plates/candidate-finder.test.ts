@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPlateCandidates, withoutCropSmallPrint } from './candidate-finder.js';
+import { candidatesToRead, findPlateCandidates, withoutCropSmallPrint } from './candidate-finder.js';
 import type { Quad } from './plate.types.js';
 
 const rect = (x: number, y: number, w: number, h: number): Quad => [
@@ -92,5 +92,48 @@ describe('withoutCropSmallPrint', () => {
     const near = candidate(60, 500);
     const far = candidate(18, 300);
     expect(withoutCropSmallPrint([near, far], 720)).toEqual([near, far]);
+  });
+});
+
+describe('candidatesToRead', () => {
+  // A 320 x 160 plate crop: a dealer frame's three words above and below (boxed surely, in
+  // plate-like shapes) and the number, 90 px tall and boxed near square.
+  const texts = [
+    { quad: rect(90, 2, 160, 38), score: 0.99 },
+    { quad: rect(20, 130, 70, 24), score: 0.99 },
+    { quad: rect(200, 130, 100, 24), score: 0.99 },
+    { quad: rect(20, 40, 150, 90), score: 0.98 },
+  ];
+  const pick = { limit: 3, minScore: 0.2, imageWidth: 320, imageHeight: 160 };
+
+  it.each([
+    ['a plate crop: the number, not the frame\'s words', pick, [90]],
+    ['redaction keeps the small print', { ...pick, keepSmallPrint: true }, [38, 24, 24]],
+    ['a scene keeps every line in plate-likeness order', { ...pick, imageWidth: 1920, imageHeight: 1080 }, [38, 24, 24]],
+  ])('%s', (_what, options, heights) => {
+    const out = candidatesToRead(texts, options);
+    expect(out.map((c) => c.lines[0]![3].y - c.lines[0]![0].y)).toEqual(heights);
+  });
+
+  it('leaves out candidates below the plate-likeness floor', () => {
+    expect(candidatesToRead([{ quad: rect(20, 40, 150, 90), score: 0.1 }], pick)).toEqual([]);
+  });
+});
+
+describe('a plate crop on which the detector boxed nothing', () => {
+  it.each([
+    // width, height, lines read (the band's top and bottom)
+    [164, 69, [[10.35, 58.65]]], // a blurred US crop: its middle band
+    [300, 64, [[9.6, 54.4]]], // an EU crop
+    [320, 240, []], // a photo's shape
+    [1280, 540, []], // a wide photo: too large for a crop
+  ])('%i x %i', (width, height, bands) => {
+    const out = candidatesToRead([], { limit: 3, minScore: 0.2, imageWidth: width, imageHeight: height });
+    expect(out.map((c) => [c.lines[0]![0].y, c.lines[0]![3].y])).toEqual(bands);
+  });
+
+  it('is not read when the detector boxed any text', () => {
+    const out = candidatesToRead([{ quad: rect(0, 0, 5, 5), score: 0.9 }], { limit: 3, minScore: 0.2, imageWidth: 164, imageHeight: 69 });
+    expect(out).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ function stacked(top: Line, bottom: Line): boolean {
 
 /** Ranks detected text lines by plate-likeness and adds merged candidates for split and
  * two-line plates. Returns at most `limit`, best first. */
-export function findPlateCandidates(texts: readonly DetectedText[], limit: number): PlateCandidate[] {
+export function findPlateCandidates(texts: readonly DetectedText[], limit = Infinity): PlateCandidate[] {
   const lines = texts.map(describe);
   const out: PlateCandidate[] = [];
   for (const l of lines) {
@@ -119,4 +119,49 @@ export function withoutCropSmallPrint(candidates: readonly PlateCandidate[], ima
   const tallest = Math.max(0, ...candidates.map(height));
   if (tallest < CROP_LINE_SHARE * imageHeight) return [...candidates];
   return candidates.filter((c) => height(c) >= SMALL_PRINT_SHARE * tallest);
+}
+
+export interface CandidatePick {
+  /** Candidates a pass reads. */
+  limit: number;
+  /** Lowest plate-likeness kept. */
+  minScore: number;
+  imageWidth: number;
+  imageHeight: number;
+  /** Keep a crop's small print (redaction hides every text). */
+  keepSmallPrint?: boolean;
+}
+
+/** The candidates a pass reads, best first. A plate crop's small print is left out before
+ * the best are taken: a state name, a slogan or a dealer's frame is often boxed more surely and
+ * more plate-like in shape than the large number (its box near square when split characters
+ * join), and with a few of them the number would not be among the ones read. */
+export function candidatesToRead(texts: readonly DetectedText[], pick: CandidatePick): PlateCandidate[] {
+  if (texts.length === 0) {
+    const blind = undetectedCrop(pick.imageWidth, pick.imageHeight);
+    return blind ? [blind] : [];
+  }
+  const all = findPlateCandidates(texts).filter((c) => c.dscore >= pick.minScore);
+  const kept = pick.keepSmallPrint ? all : withoutCropSmallPrint(all, pick.imageHeight);
+  return kept.slice(0, pick.limit);
+}
+
+/** Plate crops are two (US, 12 x 6 in) to five (EU, 520 x 110 mm) times as wide as tall; a
+ * photo of a scene is neither that wide nor, at this size, that small. */
+const CROP_ASPECT = { min: 1.8, max: 5 };
+const CROP_MAX_WIDTH = 500;
+/** The band of a plate crop that holds the number (the state name is above it, a slogan below). */
+const NUMBER_BAND = { top: 0.15, bottom: 0.85 };
+/** Plate-likeness of that band: above the floor, below any line the detector did box. */
+const BLIND_SCORE = 0.3;
+
+/** A plate crop on which the detector boxed no text at all (a blurred or faded number fills
+ * the crop, and the detector sees its strokes as one smear): its middle band is the number's
+ * line, read as one. Null for an image of another shape or size. */
+export function undetectedCrop(width: number, height: number): PlateCandidate | null {
+  const aspect = width / Math.max(1, height);
+  if (width > CROP_MAX_WIDTH || aspect < CROP_ASPECT.min || aspect > CROP_ASPECT.max) return null;
+  const y0 = NUMBER_BAND.top * height;
+  const y1 = NUMBER_BAND.bottom * height;
+  return { lines: [boundsQuad(0, y0, width, y1)], dscore: BLIND_SCORE };
 }

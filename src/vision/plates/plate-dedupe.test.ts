@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedupePlates, dropSubordinateText, isOverlayText } from './plate-dedupe.js';
+import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText } from './plate-dedupe.js';
 
 const box = (xmin: number, ymin: number, xmax: number, ymax: number) => ({ xmin, ymin, xmax, ymax });
 
@@ -22,6 +22,16 @@ describe('plate result filters', () => {
     expect(out.map((o) => o.plate)).toEqual(['508736']);
   });
 
+  it('keeps a number that a taller stacked reading takes in (an emblem stacked over the number)', () => {
+    // A wheelchair sign boxed above the number's left end makes a two-line candidate whose taller
+    // line is the sign: the number is one of its lines, not a slogan under it.
+    const out = dropSubordinateText([
+      { plate: '2853FL', textBox: box(828, 176, 910, 251), lineHeight: 45, matched: true },
+      { plate: '853FL', textBox: box(828, 218, 904, 249), lineHeight: 31, matched: true },
+    ]);
+    expect(out.map((o) => o.plate)).toEqual(['2853FL', '853FL']);
+  });
+
   it('keeps a plate under taller text that is no plate number (a taxi roof number)', () => {
     const out = dropSubordinateText([
       { plate: '1056', textBox: box(20, 0, 140, 60), lineHeight: 60, matched: false },
@@ -34,5 +44,24 @@ describe('plate result filters', () => {
     expect(isOverlayText('20140423', box(0, 0, 200, 20), 720)).toBe(true);
     expect(isOverlayText('508736', box(20, 5, 300, 150), 160)).toBe(false);
     expect(isOverlayText('ABC123', box(0, 0, 200, 20), 720)).toBe(false);
+  });
+});
+
+describe('dropTruncatedReadings', () => {
+  // A line box that stopped short of the last character reads 1AD849 (a format of its own);
+  // the line over the whole number reads 1AD849T, the T surely.
+  const short = { plate: '1AD849', textBox: box(10, 40, 265, 120), weakest: 0.93 };
+  it.each([
+    ['the same text with a sure last character over its columns', { plate: '1AD849T', textBox: box(10, 38, 306, 122), weakest: 0.9 }, []],
+    ['a sure first character', { plate: '51AD849', textBox: box(-30, 38, 266, 122), weakest: 0.9 }, []],
+    ['an unsure extra character (an emblem, a bolt)', { plate: '1AD849T', textBox: box(10, 38, 306, 122), weakest: 0.4 }, ['1AD849']],
+    ['another reading of the same characters', { plate: '1A0849T', textBox: box(10, 38, 306, 122), weakest: 0.9 }, ['1AD849']],
+    ['the longer text elsewhere', { plate: '1AD849T', textBox: box(400, 38, 700, 122), weakest: 0.9 }, ['1AD849']],
+    ['its I/1 twin with a sure last character', { plate: 'IAD849T', textBox: box(10, 38, 306, 122), weakest: 0.9 }, []],
+    ['a letter on a line above it (stacked lines)', { plate: 'C1AD849', textBox: box(10, 0, 270, 120), weakest: 0.95 }, ['1AD849']],
+    ['two more characters (a sticker or a frame\'s digits beside the number)', { plate: '1AD849T3', textBox: box(10, 38, 400, 122), weakest: 0.9 }, ['1AD849']],
+  ])('beside %s', (_what, long, kept) => {
+    const out = dropTruncatedReadings([short, long]).filter((r) => r !== long);
+    expect(out.map((r) => r.plate)).toEqual(kept);
   });
 });

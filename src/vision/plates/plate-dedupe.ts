@@ -20,6 +20,37 @@ export function dedupePlates<T extends { textBox: Box; plate: string }>(items: r
   return kept;
 }
 
+/** A reading whose every character the recogniser saw at least this surely. */
+const SURE_CHAR = 0.8;
+/** Text boxes of one line differ in height by less than this factor (two stacked lines do not). */
+const SAME_LINE_HEIGHT = 1.3;
+
+/** `outer` reaches across `inner`'s columns (a tenth of its width spared at either end). */
+function spans(outer: Box, inner: Box): boolean {
+  const slack = 0.1 * (inner.xmax - inner.xmin);
+  return outer.xmin <= inner.xmin + slack && outer.xmax >= inner.xmax - slack;
+}
+
+/** O/0 and I/1 are one character to a plate's reader (and to most plate fonts). */
+const loose = (plate: string) => plate.toUpperCase().replace(/O/g, '0').replace(/I/g, '1');
+
+/** Drops a reading that another reading of the same line repeats with one more
+ * characters at an end, every one of them read surely, over columns that take in the shorter
+ * one's: the shorter line's box stopped short of a character (a letter joined to the plate's
+ * artwork), and however well the shorter text fits a format, it is no plate number. A longer
+ * reading with an unsure character (a bolt, an emblem read as a letter) drops nothing, nor does
+ * one of two stacked lines (a state's initial over the number is no part of it). */
+export function dropTruncatedReadings<T extends { plate: string; textBox: Box; weakest: number }>(items: readonly T[]): T[] {
+  const height = (b: Box) => b.ymax - b.ymin;
+  return items.filter((it) => !items.some((long) => {
+    const extra = long.plate.length - it.plate.length;
+    if (extra !== 1 || long.weakest < SURE_CHAR) return false;
+    const [l, s] = [loose(long.plate), loose(it.plate)];
+    return (l.startsWith(s) || l.endsWith(s)) && height(long.textBox) <= SAME_LINE_HEIGHT * height(it.textBox)
+      && spans(long.textBox, it.textBox) && overlapRatio(long.textBox, it.textBox) > 0.5;
+  }));
+}
+
 export interface RankedText {
   /** Bounds of the text lines (not the estimated plate). */
   textBox: Box;
@@ -38,6 +69,9 @@ export function dropSubordinateText<T extends RankedText>(items: readonly T[]): 
     if (big === it || !big.matched || big.lineHeight < 1.3 * it.lineHeight) return false;
     const a = big.textBox;
     const b = it.textBox;
+    // Text inside the taller reading's own box is one of its lines (a stacked candidate over the
+    // number takes the number in), not text beside it: which reading stands is dedupe's call.
+    if (overlapRatio(a, b) > 0.5) return false;
     const overlapX = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
     const dy = Math.abs((a.ymin + a.ymax) / 2 - (b.ymin + b.ymax) / 2);
     return overlapX > 0.3 * (b.xmax - b.xmin) && dy < 2.5 * big.lineHeight;

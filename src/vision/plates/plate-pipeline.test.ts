@@ -143,7 +143,7 @@ describe('second looks beside a settled plate', () => {
 });
 
 describe('bestOfViews', () => {
-  const scored = (plate: string, score: number) => ({ plate, score, matched: true, region: { code: 'us', score } });
+  const scored = (plate: string, score: number) => ({ plate, score, matched: true, weakest: score, region: { code: 'us', score } });
 
   it('keeps each plate once, at its best score, best first', () => {
     const merged = bestOfViews([[scored('ABC123', 0.7), scored('A8C123', 0.5)], [scored('A8C123', 0.9)]]);

@@ -1,13 +1,13 @@
 import type { RawImage } from '../image/decode.js';
 import { quadBounds, quadSize } from '../image/quad.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
-import { findPlateCandidates, type DetectedText, withoutCropSmallPrint } from './candidate-finder.js';
+import { candidatesToRead, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
 import { doubtDisagreements } from './look-agreement.js';
 import { detectionView } from './detection-view.js';
-import { dedupePlates, dropSubordinateText, isOverlayText, overlapRatio } from './plate-dedupe.js';
+import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio } from './plate-dedupe.js';
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
@@ -162,7 +162,7 @@ export interface PlatePipeline {
 
 /** Finds plate-like text regions, re-reads them with the plate charset and lets the region
  * grammars pick each reading. */
-type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box; matched: boolean };
+type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box; matched: boolean; weakest: number };
 
 export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder): PlatePipeline {
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
@@ -174,8 +174,10 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       score: t.score,
       quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
     }));
-    let candidates = findPlateCandidates(texts, pass.candidates).filter((c) => c.dscore >= options.thresholdD);
-    if (options.mode !== 'redaction') candidates = withoutCropSmallPrint(candidates, image.height);
+    let candidates = candidatesToRead(texts, {
+      limit: pass.candidates, minScore: options.thresholdD, imageWidth: image.width, imageHeight: image.height,
+      keepSmallPrint: options.mode === 'redaction',
+    });
     if (pass.refine > 0) {
       const refined: typeof candidates = [];
       for (const [i, c] of candidates.entries()) {
@@ -226,6 +228,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         textBox,
         lineHeight: height,
         matched: top.matched,
+        weakest: top.weakest,
         plate: top.plate.toLowerCase(),
         region: { code: top.region.code, score: round3(top.region.score) },
         score: round3(top.score),
@@ -255,7 +258,8 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         if (plates.some((p) => p.score >= mode.sureScore)) break;
       }
       plates.sort((a, b) => b.rank - a.rank);
-      const kept = dedupePlates(dropSubordinateText(plates)).map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, ...p }) => p);
+      const kept = dedupePlates(dropTruncatedReadings(dropSubordinateText(plates)))
+        .map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,
         mmc: options.mmc,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandReading, scoreReading } from './plate-scoring.js';
+import { type CharOption, expandReading, scoreReading, swapFloor } from './plate-scoring.js';
 
 /** A reading as the recogniser gives it: per character the top choice and its runner-up. */
 const read = (text: string, prob = 0.95, runnerUp: Record<number, string> = {}) =>
@@ -76,5 +76,102 @@ describe('unsure characters', () => {
     // recogniser saw, even unsure, needs more evidence than that.
     const chars = [[{ char: 'O', prob: 0.4 }, { char: 'D', prob: 0.3 }], ...read('UQ6314')];
     expect(scoreReading(chars, none)[0]?.plate).toBe('OUQ6314');
+  });
+});
+
+describe('look-alike swaps against a sure character', () => {
+  // Without a region hint every region's formats compete: one of them fits almost any reading
+  // after one swap, so a swap must not overrule a character the recogniser saw clearly.
+  it.each([
+    // reading, sure (0.99) everywhere: the grammar may not swap 2->Z, A->4, B->8
+    ['1A2E468', '1A2E468'], // not 1AZE468 (California)
+    ['404148A', '404148A'], // not 4041484 (Illinois numeric)
+    ['GR8BUNZ', 'GR8BUNZ'], // not GR88UNZ (British)
+  ])('keeps %s read surely', (text, plate) => {
+    // O/0 and I/1 are one character to the reader of a plate (see below).
+    const loose = (s?: string) => s?.replace(/O/g, '0').replace(/I/g, '1');
+    expect(loose(scoreReading(read(text, 0.99), none)[0]?.plate)).toBe(loose(plate));
+  });
+
+  it.each([
+    // an unsure look-alike still bends to the format
+    ['A8C1234', 0.8, 1, 'ABC1234'],
+    ['1A2E468', 0.85, 2, '1AZE468'],
+  ])('swaps %s where the character at %s was unsure', (text, prob, at, plate) => {
+    const chars = read(text as string, 0.99);
+    chars[at as number] = [{ char: (text as string)[at as number]!, prob: prob as number }];
+    expect(scoreReading(chars, none)[0]?.plate).toBe(plate);
+  });
+
+  it('keeps O/0 and I/1 swaps open however sure the recogniser was (plate fonts draw them alike)', () => {
+    expect(scoreReading(read('ABC12O4', 0.99), none)[0]?.plate).toBe('ABC1204');
+  });
+
+  it('lets a named region overrule a sure character', () => {
+    expect(scoreReading(read('A8C1234', 0.99), { ...none, regions: ['br'] })[0]?.plate).toBe('ABC1234');
+  });
+});
+
+describe('swapFloor', () => {
+  it.each([
+    // top, twin, sureCosts, expected floor
+    [{ char: 'O', prob: 0.99 }, '0', true, 0.297],
+    [{ char: '8', prob: 0.99 }, 'B', true, 0.0297],
+    [{ char: '8', prob: 0.9 }, 'B', true, 0.27],
+    [{ char: '8', prob: 0.99 }, 'B', false, 0.297],
+  ])('%o -> %s (%s) at least %s', (top, twin, sure, floor) => {
+    expect(swapFloor(top, twin, sure)).toBeCloseTo(floor, 3);
+  });
+});
+
+describe('weakest character', () => {
+  it('reports the least sure character the reading kept', () => {
+    const chars = read('ABC1234', 0.95);
+    chars[6] = [{ char: '4', prob: 0.7 }];
+    const top = scoreReading(chars, none)[0]!;
+    expect(top.plate).toBe('ABC1234');
+    expect(top.weakest).toBeCloseTo(0.7);
+  });
+
+  it.each([
+    // reading (0.95 each), plate it becomes, weakest: an O read for 0 is seen surely, an 8 read for B is not
+    ['ABC12O4', 'ABC1204', 0.95],
+    ['A8C1234', 'ABC1234', 0.285],
+  ])('%s read as %s has its weakest character at %s', (text, plate, weakest) => {
+    const top = scoreReading(read(text, 0.95), { ...none, regions: ['br'] })[0]!;
+    expect(top.plate).toBe(plate);
+    expect(top.weakest).toBeCloseTo(weakest);
+  });
+});
+
+describe('unsure end characters without a region hint', () => {
+  // The recogniser's reading: sure characters and, where given, one unsure character at an end
+  // (a bolt, an emblem, a stacked code) with its probability.
+  const withEnd = (text: string, end: 'first' | 'last', char: string, prob: number) => {
+    const chars: CharOption[][] = read(text, 0.97);
+    const odd = [{ char, prob }];
+    return end === 'first' ? [odd, ...chars] : [...chars, odd];
+  };
+
+  it.each([
+    // sure text, where the unsure character is, the character, its probability
+    ['3127K', 'last', 'B', 0.39], // 3127KB: Portugal's 00-00-AA
+    ['853FL', 'first', '2', 0.38], // 2853FL: the same
+  ] as const)('a look of %s with a stray %s character %s at %s does not outscore a clean look', (text, end, char, prob) => {
+    const clean = scoreReading(read(text, 0.97), none)[0]!;
+    const stray = scoreReading(withEnd(text, end, char, prob), none)[0]!;
+    expect(stray.score).toBeLessThan(clean.score);
+  });
+
+  it.each([
+    // both readings fit a format: the character the recogniser saw stays
+    ['UQ6314', 'first', 'O', 0.4, 'OUQ6314'],
+    ['ABC123', 'last', '4', 0.45, 'ABC1234'],
+  ] as const)('%s with a %s character %s at %s reads %s', (text, end, char, prob, plate) => {
+    expect(scoreReading(withEnd(text, end, char, prob), none)[0]?.plate).toBe(plate);
+  });
+
+  it('lets a named region\'s format complete the reading', () => {
+    expect(scoreReading(withEnd('3127K', 'last', 'B', 0.39), { ...none, regions: ['pt'] })[0]?.plate).toBe('3127KB');
   });
 });
