@@ -99,8 +99,8 @@ export const WIDER_LOOK_STRETCH = 1.25;
 /** A character read below this is doubtful; plate-length readings only (four characters or more). */
 const DOUBTFUL_BELOW = 0.75;
 /** Condensed type: the first look's crop is at most this many crop heights wide per character
- * read (US plates about 0.45-0.55; Brazilian and EU plates, in wider type, 0.7 and more, where a
- * wider cut tips a round O to D). */
+ * read (US plates about 0.45-0.55 in the crops looked at; Brazilian ones, in wider type,
+ * 0.7-0.8, and there a wider cut tipped a round leading O to D). */
 const CONDENSED_PITCH = 0.6;
 
 /** A one-line candidate whose line the recogniser saw small (enlarged to the read height), in
