@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { type CropRecognizer, cutEnds, rereadCandidates, widenQuad } from './plate-reread.js';
+import { type CropRecognizer, cutEnds, cutLine, rereadCandidates, wantsWiderLook, WIDER_LOOK_STRETCH, widenQuad } from './plate-reread.js';
+import type { CharOption } from './plate-scoring.js';
 import type { Quad } from './plate.types.js';
 
 const rect = (x: number, y: number, w: number, h: number): Quad => [
@@ -106,6 +107,63 @@ describe('rereadCandidates', () => {
     };
     const [reading] = await rereadCandidates(image, [{ lines: [rect(100, 50, 200, 60)], dscore: 0.9 }], ocr);
     expect(reading!.views).toHaveLength(2);
+  });
+});
+
+describe('wider look at small doubtful lines', () => {
+  /** Reads every crop as `text` with the given confidences; records the crops' sizes. */
+  function reader(text: string, probs: number[]) {
+    const sizes: Array<{ width: number; height: number }> = [];
+    const ocr: CropRecognizer = {
+      async recognizeCrops(crops) {
+        sizes.push(...crops.map((c) => ({ width: c.width, height: c.height })));
+        return crops.map(() => ({ text, charConfidences: probs, alternatives: probs.map(() => []) }));
+      },
+    };
+    return { ocr, sizes };
+  }
+  const image = picture(400, 200, []);
+  // A plate number seen 24 px tall: enlarged to the read height, seven characters in condensed type.
+  const small = rect(100, 80, 90, 24);
+
+  it('reads a small line with a doubtful character once more, cut wider than the first look', async () => {
+    const { ocr, sizes } = reader('4FEU387', [0.9, 0.6, 0.55, 0.9, 0.99, 0.99, 0.99]);
+    const [reading] = await rereadCandidates(image, [{ lines: [small], dscore: 0.9 }], ocr);
+    // As photographed, brightest channel, then the wider cut.
+    expect(reading!.views).toHaveLength(3);
+    const first = sizes[0]!;
+    const wider = sizes[2]!;
+    expect(wider.height).toBe(first.height);
+    expect(wider.width / first.width).toBeCloseTo(WIDER_LOOK_STRETCH, 1);
+  });
+
+  it('does not read a small line again when every character is sure', async () => {
+    const { ocr } = reader('4EEU387', [0.9, 0.95, 0.9, 0.9, 0.99, 0.99, 0.99]);
+    const [reading] = await rereadCandidates(image, [{ lines: [small], dscore: 0.9 }], ocr);
+    expect(reading!.views).toHaveLength(2);
+  });
+
+  const sure = (text: string, doubtful = -1): CharOption[][] => [...text].map((char, i) => [{ char, prob: i === doubtful ? 0.5 : 0.95 }]);
+  const line = (height: number, lines = 1) => ({ lines: Array.from({ length: lines }, () => rect(0, 0, 4 * height, height)), dscore: 0.9 });
+  it.each([
+    ['small line, condensed type, a doubtful character', line(24), sure('4FEU387', 2), { width: 170, height: 48 }, true],
+    ['every character sure', line(24), sure('4FEU387'), { width: 170, height: 48 }, false],
+    ['a line seen at the read height or taller', line(60), sure('4FEU387', 2), { width: 170, height: 48 }, false],
+    ['wide type (about 0.75 crop heights per character)', line(24), sure('OUH9191', 0), { width: 250, height: 48 }, false],
+    ['shorter than a plate number', line(24), sure('AB1', 1), { width: 70, height: 48 }, false],
+    ['two stacked lines', line(24, 2), sure('4FEU387', 2), { width: 170, height: 48 }, false],
+  ])('%s', (_name, candidate, firstLook, crop, expected) => {
+    expect(wantsWiderLook(candidate, firstLook, crop)).toBe(expected);
+  });
+});
+
+describe('cutLine', () => {
+  it('enlarges a small line to the read height and stretches only its width', () => {
+    const image = picture(400, 200, []);
+    const plain = cutLine(image, rect(100, 80, 90, 24));
+    const wider = cutLine(image, rect(100, 80, 90, 24), 1.25);
+    expect(plain).toMatchObject({ width: 180, height: 48 });
+    expect(wider).toMatchObject({ width: 225, height: 48 });
   });
 });
 

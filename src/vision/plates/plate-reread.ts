@@ -82,10 +82,35 @@ export function cutEnds(spans: ReadonlyArray<{ x0: number; x1: number }> | undef
   };
 }
 
-export function cutLine(image: RawImage, quad: Quad): RawImage {
+/** Cuts a line out straight, small ones enlarged to the read height; `stretch` widens the cut
+ * further (1: the line's own proportions). */
+export function cutLine(image: RawImage, quad: Quad, stretch = 1): RawImage {
   const { width: w, height: h } = quadSize(quad);
   const scale = h < READ_HEIGHT ? READ_HEIGHT / Math.max(1, h) : 1;
-  return warpQuad(image, quad, Math.max(8, Math.round(w * scale)), Math.max(8, Math.round(h * scale)));
+  return warpQuad(image, quad, Math.max(8, Math.round(w * scale * stretch)), Math.max(8, Math.round(h * scale)));
+}
+
+/** Plate fonts are condensed, and on a line a few pixels tall the recogniser takes a condensed
+ * letter for a narrower look-alike (E for F, W for M or N, 4 for A). A small line it read with
+ * a doubtful character is read once more cut this much wider, as photographed: an extra look
+ * the grammars choose from (in place of the first look, the wider cut wins and loses small
+ * plates about equally; averaged with it, it changes nothing). */
+export const WIDER_LOOK_STRETCH = 1.25;
+/** A character read below this is doubtful; plate-length readings only (four characters or more). */
+const DOUBTFUL_BELOW = 0.75;
+/** Condensed type: the first look's crop is at most this many crop heights wide per character
+ * read (US plates about 0.45-0.55 in the crops looked at; Brazilian ones, in wider type,
+ * 0.7-0.8, and there a wider cut tipped a round leading O to D). */
+const CONDENSED_PITCH = 0.6;
+
+/** A one-line candidate whose line the recogniser saw small (enlarged to the read height), in
+ * condensed type, whose first look (read from `crop`) holds a plate-length reading with a
+ * doubtful character. */
+export function wantsWiderLook(candidate: PlateCandidate, firstLook: readonly CharOption[][], crop: { width: number; height: number }): boolean {
+  const [line] = candidate.lines;
+  return candidate.lines.length === 1 && quadSize(line!).height < READ_HEIGHT && firstLook.length >= 4
+    && crop.width / (firstLook.length * crop.height) <= CONDENSED_PITCH
+    && firstLook.some((c) => (c[0]?.prob ?? 0) < DOUBTFUL_BELOW);
 }
 
 export interface RereadOptions {
@@ -100,7 +125,8 @@ export interface RereadOptions {
 
 /** Reads every line of every candidate, restricted to plate characters (small print beside the
  * number, such as a stacked type code, is cut off first): first as photographed, in one batch,
- * then the candidates `secondLook` asks for with their brightest channel. */
+ * then the candidates `secondLook` asks for with their brightest channel; lines cut at an edge
+ * widened there, and small doubtful lines cut wider (see WIDER_LOOK_STRETCH). */
 export async function rereadCandidates(
   image: RawImage,
   candidates: readonly PlateCandidate[],
@@ -111,18 +137,18 @@ export async function rereadCandidates(
   // Crops whose ends were cut at small print: a character at such an end was not cut through,
   // and widening the line there would only bring the small print back.
   const trimmed = new Map<RawImage, { left: boolean; right: boolean }>();
-  const cut = (c: PlateCandidate, line: Quad) => {
+  const cut = (c: PlateCandidate, line: Quad, stretch = 1) => {
     // Small print is looked for in the usual margin, close-ups included (most plates in a
     // scene are small enough to get one): a close-up's wider margin takes in the plate's edge
     // (an EU band, a frame), so close-ups without small print get that margin instead.
-    const usual = cutLine(image, padQuad(line, padding.x, padding.y));
+    const usual = cutLine(image, padQuad(line, padding.x, padding.y), stretch);
     const span = numberColumns(usual);
     if (span) {
       const number = cropRect(usual, span.x0, 0, span.x1 - span.x0, usual.height);
       trimmed.set(number, { left: span.x0 > 0, right: span.x1 < usual.width });
       return number;
     }
-    return c.closeUp ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y)) : usual;
+    return c.closeUp ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y), stretch) : usual;
   };
   const lines = candidates.map((c) => c.lines.map((line) => cut(c, line)));
   const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
@@ -167,6 +193,11 @@ export async function rereadCandidates(
       return cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0));
     }));
     decoded.forEach((d, k) => looks[cutAtEdge[k]!]!.push(charOptions(d)));
+  }
+  const doubtful = all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!));
+  if (doubtful.length > 0) {
+    const decoded = await recognize(doubtful.map((i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH)));
+    decoded.forEach((d, k) => looks[doubtful[k]!]!.push(charOptions(d)));
   }
   return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
 }
