@@ -149,6 +149,47 @@ export function withoutScaleNeighbours(read: DigitRead): DigitRead {
   return { text: text.slice(from, to), confidences: confidences?.slice(from, to), spans: spans.slice(from, to) };
 }
 
+/** A wheel the digits-only read passed over leaves a gap this many drum pitches wide or more. */
+const MISSED_WHEEL_GAP = 1.5;
+
+/**
+ * The digits-only read with the one digit it passed over that the first pass saw: forced to
+ * digits, the recogniser skips a glyph that looks like no digit (a drum 7 half turned, read "/"
+ * by the first pass) rather than misread it. Only inside the row, where the skipped wheel leaves
+ * a gap of about two drum pitches between its neighbours: at the row's end a half-turned tenths
+ * wheel is as often not part of the reading (the widened crop decides there). Applies when the
+ * first pass is the read with exactly one digit more, before or after `clean` (a window edge
+ * only one of them read); the digit goes midway between its neighbours, with the first pass's
+ * confidence (0 when unknown: unsure).
+ */
+export function withFirstPassDigit(first: DigitRead, read: DigitRead, clean: (r: DigitRead) => DigitRead = (r) => r): DigitRead {
+  for (const r of [read, clean(read)]) {
+    const merged = insertedDigit(first, r);
+    if (merged) return r === read ? clean(merged) : merged;
+  }
+  return clean(read);
+}
+
+function insertedDigit(first: DigitRead, read: DigitRead): DigitRead | undefined {
+  const { text, confidences, spans } = read;
+  if (first.text.length !== text.length + 1 || text.length < 3 || !confidences || !spans || spans.length !== text.length) return undefined;
+  // The first place the two differ; past it the first pass must be the read shifted by one.
+  let k = 0;
+  while (k < text.length && first.text[k] === text[k]) k++;
+  if (k === 0 || k === text.length || first.text.slice(k + 1) !== text.slice(k) || !/\d/.test(first.text[k]!)) return undefined;
+  const centres = spanCentres(spans);
+  const steps = stepsBetween(centres);
+  if (steps[k - 1]! < MISSED_WHEEL_GAP * medianOf(steps)) return undefined;
+  const half = medianOf(spans.map((s) => s.x1 - s.x0)) / 2;
+  const centre = (centres[k - 1]! + centres[k]!) / 2;
+  const confidence = first.confidences?.length === first.text.length ? first.confidences[k]! : 0;
+  return {
+    text: first.text.slice(0, k + 1) + text.slice(k),
+    confidences: [...confidences.slice(0, k), confidence, ...confidences.slice(k)],
+    spans: [...spans.slice(0, k), { x0: centre - half, x1: centre + half }, ...spans.slice(k)],
+  };
+}
+
 /** How much surer the first pass must be of a digit to overrule the digits-only read. */
 const FIRST_PASS_MARGIN = 0.15;
 
@@ -161,8 +202,19 @@ export function surerDigits(first: DigitRead, read: DigitRead): DigitRead {
   const fc = first.confidences;
   const rc = read.confidences;
   if (!fc || !rc || first.text.length !== read.text.length || fc.length !== first.text.length) return read;
-  const text = [...read.text].map((c, i) => (/\d/.test(first.text[i]!) && (fc[i] ?? 0) > (rc[i] ?? 0) + FIRST_PASS_MARGIN ? first.text[i]! : c)).join('');
-  return { ...read, text };
+  const firstWins = (i: number) => /\d/.test(first.text[i]!) && (fc[i] ?? 0) > (rc[i] ?? 0) + FIRST_PASS_MARGIN;
+  const text = [...read.text].map((c, i) => (firstWins(i) ? first.text[i]! : c)).join('');
+  return { ...read, text, confidences: rc.map((c, i) => (firstWins(i) ? fc[i]! : c)) };
+}
+
+export interface RowReading {
+  value: string;
+  /** The digits-only read the value was taken from, cleaned as the value was, and the other
+   * crop's: absent when the first pass decided. */
+  read?: DigitRead;
+  other?: DigitRead;
+  /** The widened crop added the tenths. */
+  widened?: boolean;
 }
 
 /**
@@ -170,15 +222,22 @@ export function surerDigits(first: DigitRead, read: DigitRead): DigitRead {
  * digits only, and a crop widened to the right. When the first pass shows that the box swallowed
  * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
  * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
- * Otherwise a scale label standing apart and a window edge read as a leading 1 go, and the first
- * pass settles the digits it was clearly surer of.
+ * Otherwise a scale label standing apart and a window edge read as a leading 1 go, a digit only
+ * the first pass saw is put back, and the first pass settles the digits it was clearly surer of.
  */
-export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): string | undefined {
+export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): RowReading | undefined {
   const firstClean = cleanRowDigits(first.text);
-  if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return firstClean;
+  if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return { value: firstClean };
   const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(r));
-  const box = surerDigits(first, close(boxed));
-  return withTenths(cleanRowDigits(box.text), cleanRowDigits(close(widened).text));
+  const wide = close(widened);
+  const tenths = (box: DigitRead) => {
+    const value = withTenths(cleanRowDigits(box.text), cleanRowDigits(wide.text));
+    if (!value) return undefined;
+    return value.length > box.text.length ? { value, read: wide, other: box, widened: true } : { value, read: box, other: wide };
+  };
+  // A tenths wheel read digits only in the widened crop beats the first pass's glyph there.
+  const plain = tenths(surerDigits(first, close(boxed)));
+  return plain?.widened ? plain : tenths(surerDigits(first, withFirstPassDigit(first, boxed, close)));
 }
 
 /**
