@@ -105,6 +105,7 @@ describe('withFirstPassDigit', () => {
     ['a glyph the digits-only read passed over goes back into the gap it left', first('027430'), gapped(), '027430'],
     ['with the first pass confidence when it has one', first('027430', [0.9, 0.9, 0.35, 0.9, 0.9, 0.9]), gapped(), '027430'],
     ['no gap in the row: the extra digit is not a skipped wheel', first('027430'), read('02430'), '02430'],
+    ['a gap much wider than two pitches parts a label from the number', first('01183240'), read('0183240', undefined, [0.4, 2.8, 3.4, 4.0, 4.6, 5.2, 5.8]), '0183240'],
     ['a digit past the row\'s end is left to the widened crop', first('024305'), gapped(), '02430'],
     ['two digits more are not one glyph passed over', first('0277430'), gapped(), '02430'],
     ['a different digit is not a glyph passed over', first('027431'), gapped(), '02430'],
@@ -117,6 +118,15 @@ describe('withFirstPassDigit', () => {
     expect((out.spans![2]!.x0 + out.spans![2]!.x1) / 2).toBeCloseTo(1.6);
     expect(out.confidences![2]).toBe(f.confidences?.[2] ?? 0);
   });
+
+  // 1 7 5 9 starting two pitches into the crop: room for a wheel before it.
+  const late = (text = '1759') => read(text, undefined, [1.2, 1.8, 2.4, 3.0]);
+  it.each<[string, DigitRead, DigitRead, string]>([
+    ['a leading digit passed over goes back one pitch before the first', first('01759'), late(), '01759'],
+    ['not without room for a wheel before the first digit', first('01759'), read('1759'), '1759'],
+    ['nor a leading 1, which may be the drum window edge', first('11759'), late(), '1759'],
+    ['of two same digits, the one with a gap beside it was passed over', first('007590'), read('07590', undefined, [0.4, 1.6, 2.2, 2.8, 3.4]), '007590'],
+  ])('%s', (_, f, r, want) => expect(withFirstPassDigit(f, r).text).toBe(want));
 
   it('puts the digit back before the window edge goes when only the digits-only read has the edge', () => {
     const boxed = read('102430', [0.2, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.35, 1.0, 2.2, 2.8, 3.4]);

@@ -149,18 +149,21 @@ export function withoutScaleNeighbours(read: DigitRead): DigitRead {
   return { text: text.slice(from, to), confidences: confidences?.slice(from, to), spans: spans.slice(from, to) };
 }
 
-/** A wheel the digits-only read passed over leaves a gap this many drum pitches wide or more. */
+/** A wheel the digits-only read passed over leaves a gap of about two drum pitches between its
+ * neighbours; a much wider one parts a label from the number (ODO 183240). */
 const MISSED_WHEEL_GAP = 1.5;
+const MAX_MISSED_WHEEL_GAP = 2.5;
 
 /**
  * The digits-only read with the one digit it passed over that the first pass saw: forced to
  * digits, the recogniser skips a glyph that looks like no digit (a drum 7 half turned, read "/"
- * by the first pass) rather than misread it. Only inside the row, where the skipped wheel leaves
- * a gap of about two drum pitches between its neighbours: at the row's end a half-turned tenths
- * wheel is as often not part of the reading (the widened crop decides there). Applies when the
- * first pass is the read with exactly one digit more, before or after `clean` (a window edge
- * only one of them read); the digit goes midway between its neighbours, with the first pass's
- * confidence (0 when unknown: unsure).
+ * by the first pass; a dim leading 0) rather than misread it. Where the skipped wheel was shows
+ * in the read's spacing: inside the row, a gap of about two drum pitches between its neighbours;
+ * at the start, room for a wheel before the first digit (not for a 1: the first pass reads the
+ * drum window's edge as one). Not at the end: a half-turned tenths wheel there is as often left
+ * out of the reading (the widened crop decides). Applies when the first pass is the read with
+ * exactly one digit more, before or after `clean` (a window edge only one of them read); the
+ * digit gets the first pass's confidence (0 when unknown: unsure).
  */
 export function withFirstPassDigit(first: DigitRead, read: DigitRead, clean: (r: DigitRead) => DigitRead = (r) => r): DigitRead {
   for (const r of [read, clean(read)]) {
@@ -173,21 +176,27 @@ export function withFirstPassDigit(first: DigitRead, read: DigitRead, clean: (r:
 function insertedDigit(first: DigitRead, read: DigitRead): DigitRead | undefined {
   const { text, confidences, spans } = read;
   if (first.text.length !== text.length + 1 || text.length < 3 || !confidences || !spans || spans.length !== text.length) return undefined;
-  // The first place the two differ; past it the first pass must be the read shifted by one.
-  let k = 0;
-  while (k < text.length && first.text[k] === text[k]) k++;
-  if (k === 0 || k === text.length || first.text.slice(k + 1) !== text.slice(k) || !/\d/.test(first.text[k]!)) return undefined;
   const centres = spanCentres(spans);
   const steps = stepsBetween(centres);
-  if (steps[k - 1]! < MISSED_WHEEL_GAP * medianOf(steps)) return undefined;
-  const half = medianOf(spans.map((s) => s.x1 - s.x0)) / 2;
-  const centre = (centres[k - 1]! + centres[k]!) / 2;
-  const confidence = first.confidences?.length === first.text.length ? first.confidences[k]! : 0;
-  return {
-    text: first.text.slice(0, k + 1) + text.slice(k),
-    confidences: [...confidences.slice(0, k), confidence, ...confidences.slice(k)],
-    spans: [...spans.slice(0, k), { x0: centre - half, x1: centre + half }, ...spans.slice(k)],
+  const pitch = medianOf(steps);
+  // Where the skipped wheel's centre would be, if the read leaves room for one there.
+  const at = (k: number) => {
+    if (k === 0) return first.text[0] !== '1' && centres[0]! >= MISSED_WHEEL_GAP * pitch ? centres[0]! - pitch : undefined;
+    const gap = steps[k - 1]! / pitch;
+    return gap >= MISSED_WHEEL_GAP && gap <= MAX_MISSED_WHEEL_GAP ? (centres[k - 1]! + centres[k]!) / 2 : undefined;
   };
+  for (let k = 0; k < text.length; k++) {
+    const centre = at(k);
+    if (centre === undefined || !/\d/.test(first.text[k]!) || first.text.slice(0, k) + first.text.slice(k + 1) !== text) continue;
+    const half = medianOf(spans.map((s) => s.x1 - s.x0)) / 2;
+    const confidence = first.confidences?.length === first.text.length ? first.confidences[k]! : 0;
+    return {
+      text: first.text,
+      confidences: [...confidences.slice(0, k), confidence, ...confidences.slice(k)],
+      spans: [...spans.slice(0, k), { x0: centre - half, x1: centre + half }, ...spans.slice(k)],
+    };
+  }
+  return undefined;
 }
 
 /** How much surer the first pass must be of a digit to overrule the digits-only read. */
