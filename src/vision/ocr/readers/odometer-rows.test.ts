@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withFirstPassDigit, withoutScaleNeighbours, withoutWindowEdge, withTenths } from './odometer-rows.js';
+import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withFirstPassDigit, withoutForcedLast, withoutScaleNeighbours, withoutWindowEdge, withTenths } from './odometer-rows.js';
 
 const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
 
@@ -71,6 +71,15 @@ describe('withoutWindowEdge', () => {
     ['a leading digit other than 1 stays', read('024721', [0.3, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.3, 0.9, 1.5, 2.1, 2.7]), '024721'],
     ['without positions nothing is dropped', { text: '124721', confidences: [0.6, 0.99, 0.99, 0.95, 0.99, 0.92] }, '124721'],
   ])('%s', (_, r, want) => expect(withoutWindowEdge(r).text).toBe(want));
+});
+
+describe('withoutForcedLast', () => {
+  it.each<[string, DigitRead, string]>([
+    ['a unit letter forced to a digit at almost no confidence goes', read('6981', [0.99, 0.99, 0.99, 0.004]), '698'],
+    ['an unsure tenths wheel stays', read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.14]), '006590'],
+    ['a forced digit inside the row stays (nothing says where the reading ends)', read('69081', [0.99, 0.99, 0.01, 0.99, 0.99]), '69081'],
+    ['without confidences nothing goes', { text: '6981' }, '6981'],
+  ])('%s', (_, r, want) => expect(withoutForcedLast(r).text).toBe(want));
 });
 
 describe('withoutScaleNeighbours', () => {

@@ -121,6 +121,20 @@ export function withoutWindowEdge(read: DigitRead): DigitRead {
   return { text: text.slice(1), confidences: confidences.slice(1), spans: spans.slice(1) };
 }
 
+/** Below this, a digit of a digits-only read is a glyph that is no digit at all. */
+const FORCED_MAX_CONFIDENCE = 0.05;
+
+/**
+ * Drops a last digit the digits-only read all but ruled out: a unit letter inside the box
+ * ("69.8 km" read 6981, the k forced to a 1 at almost no confidence). Even a half-turned tenths
+ * wheel reads far surer than that.
+ */
+export function withoutForcedLast(read: DigitRead): DigitRead {
+  const { text, confidences, spans } = read;
+  if (text.length < 4 || !confidences || confidences.length !== text.length || confidences.at(-1)! >= FORCED_MAX_CONFIDENCE) return read;
+  return { text: text.slice(0, -1), confidences: confidences.slice(0, -1), spans: spans?.slice(0, -1) };
+}
+
 /** A neighbour stands apart when its gap to the drum is this many times the drum's widest step. */
 const APART = 1.6;
 
@@ -231,13 +245,14 @@ export interface RowReading {
  * digits only, and a crop widened to the right. When the first pass shows that the box swallowed
  * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
  * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
- * Otherwise a scale label standing apart and a window edge read as a leading 1 go, a digit only
+ * Otherwise a unit letter forced to a digit, a scale label standing apart and a window edge read
+ * as a leading 1 go, a digit only
  * the first pass saw is put back, and the first pass settles the digits it was clearly surer of.
  */
 export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): RowReading | undefined {
   const firstClean = cleanRowDigits(first.text);
   if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return { value: firstClean };
-  const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(r));
+  const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(withoutForcedLast(r)));
   const wide = close(widened);
   const tenths = (box: DigitRead) => {
     const value = withTenths(cleanRowDigits(box.text), cleanRowDigits(wide.text));
