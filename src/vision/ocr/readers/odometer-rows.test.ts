@@ -115,7 +115,7 @@ describe('withFirstPassDigit', () => {
     ['with the first pass confidence when it has one', first('027430', [0.9, 0.9, 0.35, 0.9, 0.9, 0.9]), gapped(), '027430'],
     ['no gap in the row: the extra digit is not a skipped wheel', first('027430'), read('02430'), '02430'],
     ['a gap much wider than two pitches parts a label from the number', first('01183240'), read('0183240', undefined, [0.4, 2.8, 3.4, 4.0, 4.6, 5.2, 5.8]), '0183240'],
-    ['a digit past the row\'s end is left to the widened crop', first('024305'), gapped(), '02430'],
+    ['an unsure digit past the row\'s end is left to the widened crop', first('024305', [0.9, 0.9, 0.9, 0.9, 0.9, 0.3]), gapped(), '02430'],
     ['two digits more are not one glyph passed over', first('0277430'), gapped(), '02430'],
     ['a different digit is not a glyph passed over', first('027431'), gapped(), '02430'],
     ['a shorter first pass adds nothing', first('0243'), gapped(), '02430'],
@@ -136,6 +136,13 @@ describe('withFirstPassDigit', () => {
     ['nor a leading 1, which may be the drum window edge', first('11759'), late(), '1759'],
     ['of two same digits, the one with a gap beside it was passed over', first('007590'), read('07590', undefined, [0.4, 1.6, 2.2, 2.8, 3.4]), '007590'],
   ])('%s', (_, f, r, want) => expect(withFirstPassDigit(f, r).text).toBe(want));
+
+  it('puts back a last digit the first pass was sure of, one pitch past the read', () => {
+    const out = withFirstPassDigit(first('008507', [0.97, 0.99, 0.96, 0.99, 0.91, 0.96]), read('00850'));
+    expect(out.text).toBe('008507');
+    expect((out.spans![5]!.x0 + out.spans![5]!.x1) / 2).toBeCloseTo(3.4);
+    expect(out.confidences![5]).toBe(0.96);
+  });
 
   it('puts the digit back before the window edge goes when only the digits-only read has the edge', () => {
     const boxed = read('102430', [0.2, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.35, 1.0, 2.2, 2.8, 3.4]);
@@ -158,6 +165,11 @@ describe('rowReading', () => {
     const boxed = read('100539', edge, [0.05, 0.35, 1.0, 1.65, 2.3, 2.95]);
     const widened = read('1005392', [...edge, 0.9], [0.05, 0.35, 1.0, 1.65, 2.3, 2.95, 3.6]);
     expect(rowReading(plain('1005393'), boxed, widened)?.value).toBe('005392');
+  });
+
+  it('a tenths wheel the first pass read surely is the last digit: the widened crop adds no dial label after it', () => {
+    const first: DigitRead = { text: '008507', confidences: [0.97, 0.99, 0.96, 0.99, 0.91, 0.96] };
+    expect(rowReading(first, read('00850'), read('0085070'))?.value).toBe('008507');
   });
 
   it('puts back the digit only the first pass saw when the widened crop adds none', () => {

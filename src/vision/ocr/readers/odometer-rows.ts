@@ -167,6 +167,9 @@ export function withoutScaleNeighbours(read: DigitRead): DigitRead {
  * neighbours; a much wider one parts a label from the number (ODO 183240). */
 const MISSED_WHEEL_GAP = 1.5;
 const MAX_MISSED_WHEEL_GAP = 2.5;
+/** A last digit only the first pass saw counts when it was this sure: a wheel printed plainly,
+ * not one half turned. */
+const SURE_FIRST_PASS_END = 0.9;
 
 /**
  * The digits-only read with the one digit it passed over that the first pass saw: forced to
@@ -174,8 +177,8 @@ const MAX_MISSED_WHEEL_GAP = 2.5;
  * by the first pass; a dim leading 0) rather than misread it. Where the skipped wheel was shows
  * in the read's spacing: inside the row, a gap of about two drum pitches between its neighbours;
  * at the start, room for a wheel before the first digit (not for a 1: the first pass reads the
- * drum window's edge as one). Not at the end: a half-turned tenths wheel there is as often left
- * out of the reading (the widened crop decides). Applies when the first pass is the read with
+ * drum window's edge as one). At the end only a digit the first pass was sure of (a tenths wheel
+ * at the crop's edge): a half-turned one there is as often left out of the reading. Applies when the first pass is the read with
  * exactly one digit more, before or after `clean` (a window edge only one of them read); the
  * digit gets the first pass's confidence (0 when unknown: unsure).
  */
@@ -194,19 +197,20 @@ function insertedDigit(first: DigitRead, read: DigitRead): DigitRead | undefined
   const steps = stepsBetween(centres);
   const pitch = medianOf(steps);
   // Where the skipped wheel's centre would be, if the read leaves room for one there.
+  const firstConfidence = (k: number) => (first.confidences?.length === first.text.length ? first.confidences[k]! : 0);
   const at = (k: number) => {
     if (k === 0) return first.text[0] !== '1' && centres[0]! >= MISSED_WHEEL_GAP * pitch ? centres[0]! - pitch : undefined;
+    if (k === text.length) return firstConfidence(k) >= SURE_FIRST_PASS_END ? centres[k - 1]! + pitch : undefined;
     const gap = steps[k - 1]! / pitch;
     return gap >= MISSED_WHEEL_GAP && gap <= MAX_MISSED_WHEEL_GAP ? (centres[k - 1]! + centres[k]!) / 2 : undefined;
   };
-  for (let k = 0; k < text.length; k++) {
+  for (let k = 0; k <= text.length; k++) {
     const centre = at(k);
     if (centre === undefined || !/\d/.test(first.text[k]!) || first.text.slice(0, k) + first.text.slice(k + 1) !== text) continue;
     const half = medianOf(spans.map((s) => s.x1 - s.x0)) / 2;
-    const confidence = first.confidences?.length === first.text.length ? first.confidences[k]! : 0;
     return {
       text: first.text,
-      confidences: [...confidences.slice(0, k), confidence, ...confidences.slice(k)],
+      confidences: [...confidences.slice(0, k), firstConfidence(k), ...confidences.slice(k)],
       spans: [...spans.slice(0, k), { x0: centre - half, x1: centre + half }, ...spans.slice(k)],
     };
   }
@@ -254,14 +258,22 @@ export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRea
   if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return { value: firstClean };
   const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(withoutForcedLast(r)));
   const wide = close(widened);
-  const tenths = (box: DigitRead) => {
-    const value = withTenths(cleanRowDigits(box.text), cleanRowDigits(wide.text));
+  const tenths = (r: DigitRead) => {
+    const value = withTenths(cleanRowDigits(r.text), cleanRowDigits(wide.text));
     if (!value) return undefined;
-    return value.length > box.text.length ? { value, read: wide, other: box, widened: true } : { value, read: box, other: wide };
+    return value.length > r.text.length ? { value, read: wide, other: r, widened: true } : { value, read: r, other: wide };
   };
   // A tenths wheel read digits only in the widened crop beats the first pass's glyph there.
-  const plain = tenths(surerDigits(first, close(boxed)));
-  return plain?.widened ? plain : tenths(surerDigits(first, withFirstPassDigit(first, boxed, close)));
+  const box = surerDigits(first, close(boxed));
+  const plain = tenths(box);
+  if (plain?.widened) return plain;
+  const merged = surerDigits(first, withFirstPassDigit(first, boxed, close));
+  // The first pass's last digit is the tenths wheel the box cut off: the widened crop adds no other.
+  if (merged.text.length > box.text.length && merged.text.startsWith(box.text)) {
+    const value = cleanRowDigits(merged.text);
+    return value ? { value, read: merged, other: wide } : undefined;
+  }
+  return tenths(merged);
 }
 
 /**
