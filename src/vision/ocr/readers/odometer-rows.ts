@@ -178,9 +178,9 @@ const SURE_FIRST_PASS_END = 0.9;
  * in the read's spacing: inside the row, a gap of about two drum pitches between its neighbours;
  * at the start, room for a wheel before the first digit (not for a 1: the first pass reads the
  * drum window's edge as one). At the end only a digit the first pass was sure of (a tenths wheel
- * at the crop's edge): a half-turned one there is as often left out of the reading. Applies when the first pass is the read with
- * exactly one digit more, before or after `clean` (a window edge only one of them read); the
- * digit gets the first pass's confidence (0 when unknown: unsure).
+ * at the crop's edge): a half-turned one there is as often left out of the reading. Applies when
+ * the first pass is the read with exactly one digit more, before or after `clean` (a window edge
+ * only one of them read); the digit gets the first pass's confidence (0 when unknown: unsure).
  */
 export function withFirstPassDigit(first: DigitRead, read: DigitRead, clean: (r: DigitRead) => DigitRead = (r) => r): DigitRead {
   for (const r of [read, clean(read)]) {
@@ -250,8 +250,8 @@ export interface RowReading {
  * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
  * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
  * Otherwise a unit letter forced to a digit, a scale label standing apart and a window edge read
- * as a leading 1 go, a digit only
- * the first pass saw is put back, and the first pass settles the digits it was clearly surer of.
+ * as a leading 1 go, a digit only the first pass saw is put back, and the first pass settles the
+ * digits it was clearly surer of.
  */
 export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): RowReading | undefined {
   const firstClean = cleanRowDigits(first.text);
