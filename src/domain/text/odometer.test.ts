@@ -6,6 +6,8 @@ describe('odometerReading', () => {
     ['420353', '420353'],
     ['0 4 2 1 5 8', '042158'],
     ['O12345', '012345'], // a drum 0 read as the letter O
+    ['02/430', '027430'], // a drum 7 half turned shows its stroke alone
+    ['21/11/2020', undefined], // a date
     ['90.2', '902'], // LCD decimal: the tenths are part of the printed reading
     ['118668 km', '118668'],
     ['17658KM', '17658'],

@@ -12,6 +12,7 @@ const NOT_ODOMETER = [
   /\d\s*[CF]\s*\d/, // a temperature boxed with the clock beside it (13C 10:00)
   /KM\/H|MPH|RPM/, // speed or revs
   /RANGE|AVG|L\/100|MPG|KM\/L/, // fuel figures
+  /\d{1,2}\/\d{1,2}\/\d{2,4}/, // date
 ];
 
 /** What a short word next to a number says about it. */
@@ -44,6 +45,7 @@ export function odometerReading(text: string): string | undefined {
   const letters = core.replace(/[^A-Z]/g, '');
   const digitsOnly = core.replace(/[^0-9]/g, '');
   if (letters.length > 0 && letters.length * 2 > digitsOnly.length) return undefined;
-  const digits = core.replace(/[A-Z]/g, (c) => DIGIT_LOOKALIKES[c] ?? '').replace(/[^0-9]/g, '');
+  // A slash between digits is a drum 7 half turned (its stroke without the bar), not a separator.
+  const digits = core.replace(/(?<=\d)\/(?=\d)/g, '7').replace(/[A-Z]/g, (c) => DIGIT_LOOKALIKES[c] ?? '').replace(/[^0-9]/g, '');
   return digits.length >= 3 && digits.length <= 8 ? digits : undefined;
 }

@@ -2,10 +2,10 @@ import type { TextReading } from '../../../services/recognition/text-recognizer.
 import type { RawImage } from '../../image/decode.js';
 import { cropRect, toGray } from '../../image/warp.js';
 import { quadBounds } from '../geometry.js';
-import type { CharSpan, DecodedText } from '../ctc-decode.js';
+import type { CharSpan } from '../ctc-decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine } from '../ocr.types.js';
-import { mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading } from './odometer-rows.js';
+import { type DigitRead, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading } from './odometer-rows.js';
 import { type Cell, drumCells, ROLL_SHIFTS, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead, unsureDrumTenths } from './odometer-tenths.js';
 
 const OPTIONS = {
@@ -53,27 +53,25 @@ export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece,
   // The first pass's per-character confidences line up with its reading only when it read digits alone.
   const firstRead = { text: first, confidences: p.text === first ? p.charConfidences : undefined };
   const read = (d: typeof boxed) => ({ text: d.text, confidences: d.charConfidences, spans: d.charSpans });
-  const value = rowReading(firstRead, read(boxed), read(widened));
-  if (!value) return undefined;
-  const fromWidened = value.length > boxed.text.length;
-  const [source, other] = fromWidened ? [widened, boxed] : [boxed, widened];
-  const final = await tenthsReread(engine, image, p, source, other, value);
-  return { value: final, confidence: fromWidened ? widened.confidence : boxed.confidence };
+  const row = rowReading(firstRead, read(boxed), read(widened));
+  if (!row) return undefined;
+  const value = row.read && row.other ? await tenthsReread(engine, image, p, row.read, row.other, row.value) : row.value;
+  return { value, confidence: row.widened ? widened.confidence : boxed.confidence };
 }
 
 /** The reading with an unsure last digit read again (see odometer-tenths) when the read it came
- * from ends with it: not a label the row logic dropped, nor a digit the first pass settled.
- * First the tenths cell shifted up and down (a half-turned wheel), else matched against the
+ * from (cleaned as the reading was) ends with it: not a label the row logic dropped. A digit the
+ * first pass settled carries the first pass's confidence. First the tenths cell shifted up and down (a half-turned wheel), else matched against the
  * drum's own digits. */
-async function tenthsReread(engine: OcrEngine, image: RawImage, p: RowPiece, source: DecodedText, other: DecodedText, value: string): Promise<string> {
-  const { text, charConfidences, charSpans } = source;
+async function tenthsReread(engine: OcrEngine, image: RawImage, p: RowPiece, source: DigitRead, other: DigitRead, value: string): Promise<string> {
+  const { text, confidences: sourceConfidences, spans } = source;
   const aligned = text.endsWith(value) || (text.length === value.length && text.endsWith(value.slice(-1)));
-  if (!charSpans || !aligned) return value;
+  if (!spans || !sourceConfidences || !aligned) return value;
   // The other crop's read of the same last digit, when it lines up: a wheel half turned reads
   // surely in one crop and unsurely in the other.
-  const otherLast = other.text.length === text.length && other.text.endsWith(text.slice(-1)) ? other.charConfidences.at(-1) : undefined;
-  const confidences = [...charConfidences.slice(0, -1), Math.min(charConfidences.at(-1) ?? 0, otherLast ?? 1)];
-  const read = { text, confidences, spans: charSpans };
+  const otherLast = other.text.length === text.length && other.text.endsWith(text.slice(-1)) ? other.confidences?.at(-1) : undefined;
+  const confidences = [...sourceConfidences.slice(0, -1), Math.min(sourceConfidences.at(-1) ?? 0, otherLast ?? 1)];
+  const read = { text, confidences, spans };
   if (!unsureDrumTenths(read)) return value;
   // Both crops start at the box's corner (cropRect floors it) and keep its height.
   const origin = { x: Math.max(0, Math.floor(p.x)), y: Math.max(0, Math.floor(p.y)), w: 0, h: Math.round(p.h) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withoutScaleNeighbours, withoutWindowEdge, withTenths } from './odometer-rows.js';
+import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withFirstPassDigit, withoutForcedLast, withoutScaleNeighbours, withoutWindowEdge, withTenths } from './odometer-rows.js';
 
 const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
 
@@ -73,6 +73,15 @@ describe('withoutWindowEdge', () => {
   ])('%s', (_, r, want) => expect(withoutWindowEdge(r).text).toBe(want));
 });
 
+describe('withoutForcedLast', () => {
+  it.each<[string, DigitRead, string]>([
+    ['a unit letter forced to a digit at almost no confidence goes', read('6981', [0.99, 0.99, 0.99, 0.004]), '698'],
+    ['an unsure tenths wheel stays', read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.14]), '006590'],
+    ['a forced digit inside the row stays (nothing says where the reading ends)', read('69081', [0.99, 0.99, 0.01, 0.99, 0.99]), '69081'],
+    ['without confidences nothing goes', { text: '6981' }, '6981'],
+  ])('%s', (_, r, want) => expect(withoutForcedLast(r).text).toBe(want));
+});
+
 describe('withoutScaleNeighbours', () => {
   it.each<[string, DigitRead, string]>([
     ['a dial 20 standing apart on the left goes', read('20012565', undefined, [0.25, 0.4, 1.55, 1.9, 2.15, 2.5, 2.75, 3.05]), '012565'],
@@ -90,6 +99,55 @@ describe('surerDigits', () => {
     ['reads of different lengths are not aligned', read('00659', [0.99, 0.99, 0.99, 0.99, 0.99]), read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.32]), '006590'],
     ['without the first pass confidences the read stands', { text: '006591' }, read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.32]), '006590'],
   ])('%s', (_, first, r, want) => expect(surerDigits(first, r).text).toBe(want));
+
+  it('a digit the first pass settles keeps its confidence, so a second look at it knows it is sure', () => {
+    const out = surerDigits(read('006591', [0.99, 0.99, 0.99, 0.99, 0.99, 0.62]), read('006590', [0.99, 0.99, 0.99, 0.99, 0.99, 0.32]));
+    expect(out.confidences).toEqual([0.99, 0.99, 0.99, 0.99, 0.99, 0.62]);
+  });
+});
+
+describe('withFirstPassDigit', () => {
+  const first = (text: string, confidences?: number[]): DigitRead => ({ text, confidences });
+  // 0 2 _ 4 3 0: one wheel skipped, its neighbours two pitches apart.
+  const gapped = (text = '02430') => read(text, undefined, [0.4, 1.0, 2.2, 2.8, 3.4]);
+  it.each<[string, DigitRead, DigitRead, string]>([
+    ['a glyph the digits-only read passed over goes back into the gap it left', first('027430'), gapped(), '027430'],
+    ['with the first pass confidence when it has one', first('027430', [0.9, 0.9, 0.35, 0.9, 0.9, 0.9]), gapped(), '027430'],
+    ['no gap in the row: the extra digit is not a skipped wheel', first('027430'), read('02430'), '02430'],
+    ['a gap much wider than two pitches parts a label from the number', first('01183240'), read('0183240', undefined, [0.4, 2.8, 3.4, 4.0, 4.6, 5.2, 5.8]), '0183240'],
+    ['an unsure digit past the row\'s end is left to the widened crop', first('024305', [0.9, 0.9, 0.9, 0.9, 0.9, 0.3]), gapped(), '02430'],
+    ['two digits more are not one glyph passed over', first('0277430'), gapped(), '02430'],
+    ['a different digit is not a glyph passed over', first('027431'), gapped(), '02430'],
+    ['a shorter first pass adds nothing', first('0243'), gapped(), '02430'],
+  ])('%s', (_, f, r, want) => {
+    const out = withFirstPassDigit(f, r);
+    expect(out.text).toBe(want);
+    if (want === r.text) return;
+    // The digit sits midway between its neighbours, as sure as the first pass was.
+    expect((out.spans![2]!.x0 + out.spans![2]!.x1) / 2).toBeCloseTo(1.6);
+    expect(out.confidences![2]).toBe(f.confidences?.[2] ?? 0);
+  });
+
+  // 1 7 5 9 starting two pitches into the crop: room for a wheel before it.
+  const late = (text = '1759') => read(text, undefined, [1.2, 1.8, 2.4, 3.0]);
+  it.each<[string, DigitRead, DigitRead, string]>([
+    ['a leading digit passed over goes back one pitch before the first', first('01759'), late(), '01759'],
+    ['not without room for a wheel before the first digit', first('01759'), read('1759'), '1759'],
+    ['nor a leading 1, which may be the drum window edge', first('11759'), late(), '1759'],
+    ['of two same digits, the one with a gap beside it was passed over', first('007590'), read('07590', undefined, [0.4, 1.6, 2.2, 2.8, 3.4]), '007590'],
+  ])('%s', (_, f, r, want) => expect(withFirstPassDigit(f, r).text).toBe(want));
+
+  it('puts back a last digit the first pass was sure of, one pitch past the read', () => {
+    const out = withFirstPassDigit(first('008507', [0.97, 0.99, 0.96, 0.99, 0.91, 0.96]), read('00850'));
+    expect(out.text).toBe('008507');
+    expect((out.spans![5]!.x0 + out.spans![5]!.x1) / 2).toBeCloseTo(3.4);
+    expect(out.confidences![5]).toBe(0.96);
+  });
+
+  it('puts the digit back before the window edge goes when only the digits-only read has the edge', () => {
+    const boxed = read('102430', [0.2, 0.99, 0.99, 0.99, 0.99, 0.99], [0.05, 0.35, 1.0, 2.2, 2.8, 3.4]);
+    expect(withFirstPassDigit(first('027430'), boxed, withoutWindowEdge).text).toBe('027430');
+  });
 });
 
 describe('rowReading', () => {
@@ -100,12 +158,23 @@ describe('rowReading', () => {
     ['16804', '168044', '1680412', '168044'], // nothing swallowed: the digits-only read decides
     ['00769', '00769', '007690', '007690'], // and the widened crop adds the tenths
     ['01989070', '5550', '5550', '5550'], // a digits-only read unlike the first pass is not trimmed by it
-  ])('first %j, boxed %j, widened %j → %j', (first, boxed, widened, want) => expect(rowReading(plain(first), plain(boxed), plain(widened))).toBe(want));
+  ])('first %j, boxed %j, widened %j → %j', (first, boxed, widened, want) => expect(rowReading(plain(first), plain(boxed), plain(widened))?.value).toBe(want));
 
   it('drops the window edge from both close reads before adding the tenths', () => {
     const edge = [0.6, 0.99, 0.99, 0.99, 0.99, 0.99];
     const boxed = read('100539', edge, [0.05, 0.35, 1.0, 1.65, 2.3, 2.95]);
     const widened = read('1005392', [...edge, 0.9], [0.05, 0.35, 1.0, 1.65, 2.3, 2.95, 3.6]);
-    expect(rowReading(plain('1005393'), boxed, widened)).toBe('005392');
+    expect(rowReading(plain('1005393'), boxed, widened)?.value).toBe('005392');
+  });
+
+  it('a tenths wheel the first pass read surely is the last digit: the widened crop adds no dial label after it', () => {
+    const first: DigitRead = { text: '008507', confidences: [0.97, 0.99, 0.96, 0.99, 0.91, 0.96] };
+    expect(rowReading(first, read('00850'), read('0085070'))?.value).toBe('008507');
+  });
+
+  it('puts back the digit only the first pass saw when the widened crop adds none', () => {
+    const boxed = read('02430', [0.9, 0.9, 0.9, 0.9, 0.3], [0.4, 1.0, 2.2, 2.8, 3.4]);
+    expect(rowReading(plain('024305'), boxed, boxed)?.value).toBe('02430');
+    expect(rowReading(plain('027430'), boxed, boxed)?.value).toBe('027430');
   });
 });

@@ -121,6 +121,20 @@ export function withoutWindowEdge(read: DigitRead): DigitRead {
   return { text: text.slice(1), confidences: confidences.slice(1), spans: spans.slice(1) };
 }
 
+/** Below this, a digit of a digits-only read is a glyph that is no digit at all. */
+const FORCED_MAX_CONFIDENCE = 0.05;
+
+/**
+ * Drops a last digit the digits-only read all but ruled out: a unit letter inside the box
+ * ("69.8 km" read 6981, the k forced to a 1 at almost no confidence). Even a half-turned tenths
+ * wheel reads far surer than that.
+ */
+export function withoutForcedLast(read: DigitRead): DigitRead {
+  const { text, confidences, spans } = read;
+  if (text.length < 4 || !confidences || confidences.length !== text.length || confidences.at(-1)! >= FORCED_MAX_CONFIDENCE) return read;
+  return { text: text.slice(0, -1), confidences: confidences.slice(0, -1), spans: spans?.slice(0, -1) };
+}
+
 /** A neighbour stands apart when its gap to the drum is this many times the drum's widest step. */
 const APART = 1.6;
 
@@ -149,6 +163,60 @@ export function withoutScaleNeighbours(read: DigitRead): DigitRead {
   return { text: text.slice(from, to), confidences: confidences?.slice(from, to), spans: spans.slice(from, to) };
 }
 
+/** A wheel the digits-only read passed over leaves a gap of about two drum pitches between its
+ * neighbours; a much wider one parts a label from the number (ODO 183240). */
+const MISSED_WHEEL_GAP = 1.5;
+const MAX_MISSED_WHEEL_GAP = 2.5;
+/** A last digit only the first pass saw counts when it was this sure: a wheel printed plainly,
+ * not one half turned. */
+const SURE_FIRST_PASS_END = 0.9;
+
+/**
+ * The digits-only read with the one digit it passed over that the first pass saw: forced to
+ * digits, the recogniser skips a glyph that looks like no digit (a drum 7 half turned, read "/"
+ * by the first pass; a dim leading 0) rather than misread it. Where the skipped wheel was shows
+ * in the read's spacing: inside the row, a gap of about two drum pitches between its neighbours;
+ * at the start, room for a wheel before the first digit (not for a 1: the first pass reads the
+ * drum window's edge as one). At the end only a digit the first pass was sure of (a tenths wheel
+ * at the crop's edge): a half-turned one there is as often left out of the reading. Applies when
+ * the first pass is the read with exactly one digit more, before or after `clean` (a window edge
+ * only one of them read); the digit gets the first pass's confidence (0 when unknown: unsure).
+ */
+export function withFirstPassDigit(first: DigitRead, read: DigitRead, clean: (r: DigitRead) => DigitRead = (r) => r): DigitRead {
+  for (const r of [read, clean(read)]) {
+    const merged = insertedDigit(first, r);
+    if (merged) return r === read ? clean(merged) : merged;
+  }
+  return clean(read);
+}
+
+function insertedDigit(first: DigitRead, read: DigitRead): DigitRead | undefined {
+  const { text, confidences, spans } = read;
+  if (first.text.length !== text.length + 1 || text.length < 3 || !confidences || !spans || spans.length !== text.length) return undefined;
+  const centres = spanCentres(spans);
+  const steps = stepsBetween(centres);
+  const pitch = medianOf(steps);
+  // Where the skipped wheel's centre would be, if the read leaves room for one there.
+  const firstConfidence = (k: number) => (first.confidences?.length === first.text.length ? first.confidences[k]! : 0);
+  const at = (k: number) => {
+    if (k === 0) return first.text[0] !== '1' && centres[0]! >= MISSED_WHEEL_GAP * pitch ? centres[0]! - pitch : undefined;
+    if (k === text.length) return firstConfidence(k) >= SURE_FIRST_PASS_END ? centres[k - 1]! + pitch : undefined;
+    const gap = steps[k - 1]! / pitch;
+    return gap >= MISSED_WHEEL_GAP && gap <= MAX_MISSED_WHEEL_GAP ? (centres[k - 1]! + centres[k]!) / 2 : undefined;
+  };
+  for (let k = 0; k <= text.length; k++) {
+    const centre = at(k);
+    if (centre === undefined || !/\d/.test(first.text[k]!) || first.text.slice(0, k) + first.text.slice(k + 1) !== text) continue;
+    const half = medianOf(spans.map((s) => s.x1 - s.x0)) / 2;
+    return {
+      text: first.text,
+      confidences: [...confidences.slice(0, k), firstConfidence(k), ...confidences.slice(k)],
+      spans: [...spans.slice(0, k), { x0: centre - half, x1: centre + half }, ...spans.slice(k)],
+    };
+  }
+  return undefined;
+}
+
 /** How much surer the first pass must be of a digit to overrule the digits-only read. */
 const FIRST_PASS_MARGIN = 0.15;
 
@@ -161,8 +229,19 @@ export function surerDigits(first: DigitRead, read: DigitRead): DigitRead {
   const fc = first.confidences;
   const rc = read.confidences;
   if (!fc || !rc || first.text.length !== read.text.length || fc.length !== first.text.length) return read;
-  const text = [...read.text].map((c, i) => (/\d/.test(first.text[i]!) && (fc[i] ?? 0) > (rc[i] ?? 0) + FIRST_PASS_MARGIN ? first.text[i]! : c)).join('');
-  return { ...read, text };
+  const firstWins = (i: number) => /\d/.test(first.text[i]!) && (fc[i] ?? 0) > (rc[i] ?? 0) + FIRST_PASS_MARGIN;
+  const text = [...read.text].map((c, i) => (firstWins(i) ? first.text[i]! : c)).join('');
+  return { ...read, text, confidences: rc.map((c, i) => (firstWins(i) ? fc[i]! : c)) };
+}
+
+export interface RowReading {
+  value: string;
+  /** The digits-only read the value was taken from, cleaned as the value was, and the other
+   * crop's: absent when the first pass decided. */
+  read?: DigitRead;
+  other?: DigitRead;
+  /** The widened crop added the tenths. */
+  widened?: boolean;
 }
 
 /**
@@ -170,15 +249,31 @@ export function surerDigits(first: DigitRead, read: DigitRead): DigitRead {
  * digits only, and a crop widened to the right. When the first pass shows that the box swallowed
  * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
  * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
- * Otherwise a scale label standing apart and a window edge read as a leading 1 go, and the first
- * pass settles the digits it was clearly surer of.
+ * Otherwise a unit letter forced to a digit, a scale label standing apart and a window edge read
+ * as a leading 1 go, a digit only the first pass saw is put back, and the first pass settles the
+ * digits it was clearly surer of.
  */
-export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): string | undefined {
+export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): RowReading | undefined {
   const firstClean = cleanRowDigits(first.text);
-  if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return firstClean;
-  const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(r));
+  if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return { value: firstClean };
+  const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(withoutForcedLast(r)));
+  const wide = close(widened);
+  const tenths = (r: DigitRead) => {
+    const value = withTenths(cleanRowDigits(r.text), cleanRowDigits(wide.text));
+    if (!value) return undefined;
+    return value.length > r.text.length ? { value, read: wide, other: r, widened: true } : { value, read: r, other: wide };
+  };
+  // A tenths wheel read digits only in the widened crop beats the first pass's glyph there.
   const box = surerDigits(first, close(boxed));
-  return withTenths(cleanRowDigits(box.text), cleanRowDigits(close(widened).text));
+  const plain = tenths(box);
+  if (plain?.widened) return plain;
+  const merged = surerDigits(first, withFirstPassDigit(first, boxed, close));
+  // The first pass's last digit is the tenths wheel the box cut off: the widened crop adds no other.
+  if (merged.text.length > box.text.length && merged.text.startsWith(box.text)) {
+    const value = cleanRowDigits(merged.text);
+    return value ? { value, read: merged, other: wide } : undefined;
+  }
+  return tenths(merged);
 }
 
 /**
