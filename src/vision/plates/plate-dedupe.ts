@@ -26,7 +26,7 @@ const SURE_CHAR = 0.8;
 const SAME_LINE_HEIGHT = 1.3;
 
 /** `outer` reaches across `inner`'s columns (a tenth of its width spared at either end). */
-function spans(outer: Box, inner: Box): boolean {
+export function spans(outer: Box, inner: Box): boolean {
   const slack = 0.1 * (inner.xmax - inner.xmin);
   return outer.xmin <= inner.xmin + slack && outer.xmax >= inner.xmax - slack;
 }
@@ -35,7 +35,7 @@ function spans(outer: Box, inner: Box): boolean {
 const loose = (plate: string) => plate.toUpperCase().replace(/O/g, '0').replace(/I/g, '1');
 
 /** Drops a reading that another reading of the same line repeats with one more
- * characters at an end, every one of them read surely, over columns that take in the shorter
+ * character at an end, every character of it read surely, over columns that take in the shorter
  * one's: the shorter line's box stopped short of a character (a letter joined to the plate's
  * artwork), and however well the shorter text fits a format, it is no plate number. A longer
  * reading with an unsure character (a bolt, an emblem read as a letter) drops nothing, nor does

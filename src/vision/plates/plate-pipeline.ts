@@ -7,7 +7,7 @@ import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs } from './coloured-glyphs.js';
 import { doubtDisagreements } from './look-agreement.js';
 import { detectionView } from './detection-view.js';
-import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio } from './plate-dedupe.js';
+import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio, spans } from './plate-dedupe.js';
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
@@ -114,12 +114,6 @@ const SETTLED_CHAR = 0.9;
 export function completions<T extends { plate: string; textBox: Box; lineHeight: number }>(found: readonly T[], earlier: readonly T[]): T[] {
   return found.filter((p) => earlier.every((e) => overlapRatio(e.textBox, p.textBox) <= 0.5
     || e.lineHeight < 0.5 * p.lineHeight || (p.plate.length > e.plate.length && spans(p.textBox, e.textBox))));
-}
-
-/** `outer` reaches across `inner`'s columns (a tenth of its width spared at either end). */
-function spans(outer: Box, inner: Box): boolean {
-  const slack = 0.1 * (inner.xmax - inner.xmin);
-  return outer.xmin <= inner.xmin + slack && outer.xmax >= inner.xmax - slack;
 }
 
 function textBounds(quads: readonly Quad[]): Box {
