@@ -61,8 +61,8 @@ export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece,
 
 /** The reading with an unsure last digit read again (see odometer-tenths) when the read it came
  * from (cleaned as the reading was) ends with it: not a label the row logic dropped. A digit the
- * first pass settled carries the first pass's confidence. First the tenths cell shifted up and down (a half-turned wheel), else matched against the
- * drum's own digits. */
+ * first pass settled carries the first pass's confidence. First the tenths cell shifted up and
+ * down (a half-turned wheel), else matched against the drum's own digits. */
 async function tenthsReread(engine: OcrEngine, image: RawImage, p: RowPiece, source: DigitRead, other: DigitRead, value: string): Promise<string> {
   const { text, confidences: sourceConfidences, spans } = source;
   const aligned = text.endsWith(value) || (text.length === value.length && text.endsWith(value.slice(-1)));
