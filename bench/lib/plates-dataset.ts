@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Datasets are read by path, never copied into the repo (their licenses differ). */
-export const DEFAULT_DATA_DIR = '../shared/datasets';
+/** Datasets are read by path, never copied into the repo (their licenses differ); by default
+ * `shared` beside the checkout, wherever the bench is started from (as the other benches). */
+export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, '../../../shared/datasets');
 
 export interface PlateBox { xmin: number; ymin: number; xmax: number; ymax: number }
 
