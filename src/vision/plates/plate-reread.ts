@@ -184,20 +184,19 @@ export async function rereadCandidates(
   const again = options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all;
   await readView(1, again);
   const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
+  // One more look, as photographed, at the candidates `which` names, from the crop `crop` cuts.
+  const addLook = async (which: readonly number[], crop: (i: number) => RawImage) => {
+    if (which.length === 0) return;
+    const decoded = await recognize(which.map(crop));
+    decoded.forEach((d, k) => looks[which[k]!]!.push(charOptions(d)));
+  };
   // A one-line candidate read with a character at a side of its crop: once more, widened on that
-  // side, as photographed (the grammars then choose between the looks).
-  const cutAtEdge = all.filter((i) => ends[i]!.left || ends[i]!.right);
-  if (cutAtEdge.length > 0) {
-    const decoded = await recognize(cutAtEdge.map((i) => {
-      const { left, right } = ends[i]!;
-      return cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0));
-    }));
-    decoded.forEach((d, k) => looks[cutAtEdge[k]!]!.push(charOptions(d)));
-  }
-  const doubtful = all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!));
-  if (doubtful.length > 0) {
-    const decoded = await recognize(doubtful.map((i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH)));
-    decoded.forEach((d, k) => looks[doubtful[k]!]!.push(charOptions(d)));
-  }
+  // side (the grammars then choose between the looks).
+  await addLook(all.filter((i) => ends[i]!.left || ends[i]!.right), (i) => {
+    const { left, right } = ends[i]!;
+    return cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0));
+  });
+  await addLook(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!)),
+    (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH));
   return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
 }
