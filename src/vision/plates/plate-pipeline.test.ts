@@ -152,22 +152,22 @@ describe('bestOfViews', () => {
 });
 
 describe('plate crops: the finer pass looks at the own pixels', () => {
-  it('shows the detector a crop at its own size when the finer pass would repeat the coarse picture', async () => {
+  /** Widths of the pictures the detector is shown while a width x height image is read. */
+  const detectorWidths = async (width: number, height: number) => {
     const { ocr } = fakeOcr('ABC1234', 0.72);
     const widths: number[] = [];
     const detect = ocr.detect.bind(ocr);
     ocr.detect = async (image, opts) => { widths.push(image.width); return detect(image, opts); };
-    await createPlatePipeline(ocr).read(blank(320, 160), options());
-    expect(widths).toEqual([640, 320]);
+    await createPlatePipeline(ocr).read(blank(width, height), options());
+    return widths;
+  };
+
+  it('shows the detector a crop at its own size when the finer pass would repeat the coarse picture', async () => {
+    expect(await detectorWidths(320, 160)).toEqual([640, 320]);
   });
 
   it('keeps enlarging a photo whose passes differ anyway', async () => {
-    const { ocr } = fakeOcr('ABC1234', 0.72);
-    const widths: number[] = [];
-    const detect = ocr.detect.bind(ocr);
-    ocr.detect = async (image, opts) => { widths.push(image.width); return detect(image, opts); };
-    await createPlatePipeline(ocr).read(blank(400, 200), options());
-    expect(widths).toEqual([640, 800]);
+    expect(await detectorWidths(400, 200)).toEqual([640, 800]);
   });
 });
 
