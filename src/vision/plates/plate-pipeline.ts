@@ -9,7 +9,7 @@ import { doubtDisagreements } from './look-agreement.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio, spans } from './plate-dedupe.js';
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
-import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
+import { type CharOption, type ScoredPlate, scoreReading, topProb } from './plate-scoring.js';
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 
@@ -193,7 +193,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     };
     const settled = (chars: CharOption[][]) => {
       const top = firstScore(chars)[0];
-      return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => (c[0]?.prob ?? 0) >= SETTLED_CHAR);
+      return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => topProb(c) >= SETTLED_CHAR);
     };
     const secondLook = (chars: CharOption[][], _candidate: PlateCandidate, all: readonly CharOption[][][]) => {
       if (settled(chars)) return false;

@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { quadAxis, quadCentre, quadSize } from '../image/quad.js';
 import { cropRect, warpQuad } from '../image/warp.js';
-import type { CharOption } from './plate-scoring.js';
+import { type CharOption, topProb } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
 import { numberColumns } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
@@ -110,7 +110,7 @@ export function wantsWiderLook(candidate: PlateCandidate, firstLook: readonly Ch
   const [line] = candidate.lines;
   return candidate.lines.length === 1 && quadSize(line!).height < READ_HEIGHT && firstLook.length >= 4
     && crop.width / (firstLook.length * crop.height) <= CONDENSED_PITCH
-    && firstLook.some((c) => (c[0]?.prob ?? 0) < DOUBTFUL_BELOW);
+    && firstLook.some((c) => topProb(c) < DOUBTFUL_BELOW);
 }
 
 export interface RereadOptions {
