@@ -35,7 +35,7 @@ export function inkBeyond(band: RawImage, x0: number, x1: number): { left: numbe
 
 function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; right: number } | null {
   const h = band.height;
-  const all = inkBlobs(band, { x0, x1 });
+  const all = inkBlobs(band, { among: { x0, x1 } });
   const blobs = all.filter((b) => b.y0 > 0 && b.y1 < h);
   const cx = (b: Glyph) => (b.x0 + b.x1) / 2;
   const inside = blobs.filter((b) => cx(b) > x0 && cx(b) < x1 && b.y1 - b.y0 >= 0.4 * h);

@@ -29,6 +29,15 @@ describe('separatorMarks', () => {
     expect(marks).toEqual([false, false, false, expected, false]);
   });
 
+  it('takes no hole of a bold character for a mark', () => {
+    // Bold characters that cover most of a badge between dark bands, a D among them with a 14 px
+    // hole on its middle: the rarer class there is the ground, its gaps between the characters
+    // stand as tall blobs, and the hole would be a lone mid-height blob.
+    const bold = crop(100, [[0, 0, 100, 4], [0, 44, 100, 48], [0, 4, 22, 44], [24, 4, 46, 44], [48, 4, 72, 44], [74, 4, 98, 44]]);
+    for (let y = 17; y < 31; y++) bold.data.fill(230, (y * 100 + 56) * 3, (y * 100 + 64) * 3);
+    expect(separatorMarks(bold, [span(8, 16), span(32, 40), span(56, 64), span(82, 90)])).toEqual([false, false, false, false]);
+  });
+
   it('marks nothing without spans or with too few characters to measure', () => {
     expect(separatorMarks(crop(100, chars), undefined)).toEqual([]);
     expect(separatorMarks(crop(100, [chars[0], [56, 20, 62, 27]]), [span(6, 14), span(56, 64)])).toEqual([false, false]);

@@ -14,7 +14,10 @@ const MARK_MIN = 0.1;
  * where the recogniser saw each character. */
 export function separatorMarks(crop: RawImage, spans: ReadonlyArray<{ x0: number; x1: number }> | undefined): boolean[] {
   if (!spans || spans.length === 0) return [];
-  const blobs = inkBlobs(crop);
+  // Dark ink only: in bold type in a tight crop the characters outweigh the ground, the rarer
+  // class is the ground between them, and a character's hole (a D's) would look like a mark.
+  // Light characters on a dark plate leave no character-like blobs and no marks.
+  const blobs = inkBlobs(crop, { darkInk: true });
   // The characters: tall blobs no wider than tall, clear of the crop's top and bottom (a
   // character cut there, or a frame's edge, has no height to measure). Unless about half the
   // characters read stand as such blobs, the ink is too joined or broken up to judge.

@@ -7,17 +7,19 @@ import { otsuThreshold } from '../ocr/vertical-text.js';
 export type Glyph = Component;
 
 /** Connected blobs of ink (4-connected), ink being the rarer Otsu class (characters cover
- * less of a line than the plate's background does, whichever is darker). `among`: the columns
- * that class and its threshold are taken from (default: all); beyond a plate's edge a car's
- * body can outweigh the plate, and then the plate itself would count as the ink. */
-export function inkBlobs(img: RawImage, among?: { x0: number; x1: number }): Glyph[] {
+ * less of a line than the plate's background does, whichever is darker), or the darker class
+ * when `darkInk` says so. `among`: the columns that class and its threshold are taken from
+ * (default: all); beyond a plate's edge a car's body can outweigh the plate, and then the plate
+ * itself would count as the ink. */
+export function inkBlobs(img: RawImage, options: { among?: { x0: number; x1: number }; darkInk?: boolean } = {}): Glyph[] {
   const gray = toGray(img);
   const { width: w, height: h } = img;
+  const { among } = options;
   const sample = among ? columns(gray, w, h, among.x0, among.x1) : gray;
   const t = otsuThreshold(sample);
   let dark = 0;
   for (const v of sample) if (v <= t) dark++;
-  const darkInk = dark < sample.length / 2;
+  const darkInk = options.darkInk ?? dark < sample.length / 2;
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) ink[i] = (gray[i]! <= t) === darkInk ? 1 : 0;
   return componentBoxes(ink, w, h, 4);
