@@ -13,6 +13,10 @@ export interface TextDetector {
  * separate from the frame text and the box hugs them. */
 const CLOSEUP_TEXT_HEIGHT = 36;
 const CLOSEUP_MAX_SIDE = 640;
+/** Margin of the close-up beside the candidate, in candidate widths (each side), and the wider
+ * one of the second close-up (see refineCandidate). */
+const CLOSEUP_MARGIN_X = 0.15;
+const WIDE_MARGIN_X = 0.3;
 
 /** Detects text again in a close-up of the candidate, from full-resolution pixels: the first
  * pass saw small plates at half scale or less, so its boxes are loose and may join the plate
@@ -23,21 +27,12 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
   const w = b.x1 - b.x0;
   const h = b.y1 - b.y0;
   const lineHeight = h / candidate.lines.length;
-  const x = Math.max(0, b.x0 - 0.15 * w);
-  const y = Math.max(0, b.y0 - 0.25 * h);
-  const cw = Math.min(image.width - x, w * 1.3);
-  const ch = Math.min(image.height - y, h * 1.5);
-  if (cw < 4 || ch < 4) return [candidate];
-  const crop = cropRect(image, x, y, cw, ch);
-  // The DB box is unclipped around the glyphs: the text itself is about 2/3 of its height.
-  const scale = CLOSEUP_TEXT_HEIGHT / Math.max(4, lineHeight * 0.67);
-  const side = Math.min(CLOSEUP_MAX_SIDE, Math.max(64, Math.max(crop.width, crop.height) * scale));
-  const view = await detectionView(crop, side, 8);
-  const found = await detector.detect(view.image, { detLimitSide: side, boxThreshold: 0.5 });
-  const texts = found.map((t) => ({
-    score: t.score,
-    quad: t.quad.map((p) => ({ x: x + p.x * view.scaleX, y: y + p.y * view.scaleY })) as Quad,
-  }));
+  // The detector boxes no text cut off at the close-up's side: a close-up that finds nothing at
+  // all is looked at once more with a character's width beside the candidate (the first pass
+  // may have stopped a character short of the number's end).
+  let texts = await closeUpTexts(image, b, lineHeight, CLOSEUP_MARGIN_X, detector);
+  if (texts?.length === 0) texts = await closeUpTexts(image, b, lineHeight, WIDE_MARGIN_X, detector);
+  if (!texts) return [candidate];
   const inside = texts.filter((t) => {
     const cx = t.quad.reduce((s, p) => s + p.x, 0) / 4;
     const cy = t.quad.reduce((s, p) => s + p.y, 0) / 4;
@@ -47,4 +42,26 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
   if (refined.length === 0) return [candidate];
   // The close-up judges the shape; the first pass's confidence stays the detection score.
   return refined.map((r) => ({ lines: r.lines, dscore: Math.min(candidate.dscore, r.dscore), closeUp: true }));
+}
+
+/** Text found in a close-up of `b` with `marginX` of its width on either side (in image
+ * pixels); null when the close-up would be too small to look at. */
+async function closeUpTexts(image: RawImage, b: { x0: number; y0: number; x1: number; y1: number }, lineHeight: number, marginX: number, detector: TextDetector): Promise<DetectedText[] | null> {
+  const w = b.x1 - b.x0;
+  const h = b.y1 - b.y0;
+  const x = Math.max(0, b.x0 - marginX * w);
+  const y = Math.max(0, b.y0 - 0.25 * h);
+  const cw = Math.min(image.width - x, w * (1 + 2 * marginX));
+  const ch = Math.min(image.height - y, h * 1.5);
+  if (cw < 4 || ch < 4) return null;
+  const crop = cropRect(image, x, y, cw, ch);
+  // The DB box is unclipped around the glyphs: the text itself is about 2/3 of its height.
+  const scale = CLOSEUP_TEXT_HEIGHT / Math.max(4, lineHeight * 0.67);
+  const side = Math.min(CLOSEUP_MAX_SIDE, Math.max(64, Math.max(crop.width, crop.height) * scale));
+  const view = await detectionView(crop, side, 8);
+  const found = await detector.detect(view.image, { detLimitSide: side, boxThreshold: 0.5 });
+  return found.map((t) => ({
+    score: t.score,
+    quad: t.quad.map((p) => ({ x: x + p.x * view.scaleX, y: y + p.y * view.scaleY })) as Quad,
+  }));
 }

@@ -4,17 +4,26 @@ import { quadBounds } from '../image/quad.js';
 import { extendToInk } from './line-extension.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
-/** A light plate with dark boxes drawn on it ([x0, y0, x1, y1], exclusive ends). */
-function plate(width: number, height: number, boxes: Array<[number, number, number, number]>): RawImage {
+/** A light plate with dark boxes drawn on it ([x0, y0, x1, y1], exclusive ends); `rise`
+ * tilts the whole picture (each column moved down by rise times x), `plateSpan` keeps the light
+ * plate to those columns with a dark car body on either side. */
+function plate(width: number, height: number, boxes: Array<[number, number, number, number]>, rise = 0, plateSpan?: [number, number]): RawImage {
   const data = Buffer.alloc(width * height * 3, 230);
+  const paint = (x: number, y: number, v: number) => {
+    const yy = Math.round(y + rise * x);
+    if (yy >= 0 && yy < height) data.fill(v, (yy * width + x) * 3, (yy * width + x) * 3 + 3);
+  };
+  if (plateSpan) {
+    for (let x = 0; x < width; x++) if (x < plateSpan[0] || x >= plateSpan[1]) for (let y = 0; y < height; y++) data.fill(60, (y * width + x) * 3, (y * width + x) * 3 + 3);
+  }
   for (const [x0, y0, x1, y1] of boxes) {
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data.fill(30, (y * width + x) * 3, (y * width + x) * 3 + 3);
+    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) paint(x, y, 30);
   }
   return { data, width, height, channels: 3 };
 }
 
-const line = (x0: number, x1: number, y0 = 25, y1 = 75): PlateCandidate => ({
-  lines: [[{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }] as Quad],
+const line = (x0: number, x1: number, y0 = 25, y1 = 75, rise = 0): PlateCandidate => ({
+  lines: [[{ x: x0, y: y0 + rise * x0 }, { x: x1, y: y0 + rise * x1 }, { x: x1, y: y1 + rise * x1 }, { x: x0, y: y1 + rise * x0 }] as Quad],
   dscore: 0.9,
 });
 const ends = (c: PlateCandidate) => {
@@ -42,6 +51,20 @@ describe('extendToInk', () => {
     // The emblem is taller than the characters and about twice as wide.
     const img = plate(330, 100, [[10, 30, 34, 70], [44, 15, 116, 88], ...chars(4, 126)]);
     expect(ends(extendToInk(img, line(122, 250)))[0]).toBe(10);
+  });
+
+  it('widens a tilted line along its own axis', () => {
+    // Rising 0.15 per pixel: a level band would cut the characters' tops and bottoms off.
+    const img = plate(260, 160, chars(6), 0.15);
+    const [x0, x1] = ends(extendToInk(img, line(16, 180, 25, 75, 0.15)));
+    expect(x0).toBe(16);
+    expect(Math.abs(x1! - 214)).toBeLessThanOrEqual(2);
+  });
+
+  it('finds the characters on a plate narrower than the band, among a dark car body', () => {
+    // Most of the band beyond the plate is dark: ink is still what is rare on the line itself.
+    const img = plate(400, 100, chars(6, 110), 0, [95, 320]);
+    expect(ends(extendToInk(img, line(140, 305)))[0]).toBe(110);
   });
 
   it('leaves a line whose neighbours are small print, a badge or far away', () => {

@@ -1,8 +1,8 @@
 import type { RawImage } from '../image/decode.js';
-import { quadAxis, quadBounds, quadSize } from '../image/quad.js';
-import { cropRect } from '../image/warp.js';
+import { quadSize } from '../image/quad.js';
+import { warpQuad } from '../image/warp.js';
 import { medianOf } from '../ocr/readers/char-spacing.js';
-import { widenQuad } from './plate-reread.js';
+import { padQuad, widenQuad } from './plate-reread.js';
 import { brightestChannel } from './plate-variants.js';
 import { type Glyph, inkBlobs } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
@@ -19,8 +19,6 @@ const MAX_WIDTH = 0.75;
 /** An emblem is skipped (once per side) when a character follows it: at most this many
  * character heights wide. */
 const MAX_EMBLEM = 2;
-/** Lines tilted more than this (rise over run) are left alone: the band is cut level. */
-const MAX_TILT = 0.08;
 
 /** How many columns of ink that looks like the line's own characters (the same height and
  * baseline, no wider than a character) lie beyond its left and right ends, in `band` pixels;
@@ -37,7 +35,7 @@ export function inkBeyond(band: RawImage, x0: number, x1: number): { left: numbe
 
 function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; right: number } | null {
   const h = band.height;
-  const all = inkBlobs(band);
+  const all = inkBlobs(band, { among: { x0, x1 } });
   const blobs = all.filter((b) => b.y0 > 0 && b.y1 < h);
   const cx = (b: Glyph) => (b.x0 + b.x1) / 2;
   const inside = blobs.filter((b) => cx(b) > x0 && cx(b) < x1 && b.y1 - b.y0 >= 0.4 * h);
@@ -87,18 +85,12 @@ function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; ri
 export function extendToInk(image: RawImage, candidate: PlateCandidate): PlateCandidate {
   if (candidate.lines.length !== 1) return candidate;
   const q = candidate.lines[0]!;
-  const { height: h } = quadSize(q);
-  const axis = quadAxis(q);
-  const rise = Math.abs(axis.y / axis.x);
-  if (h < 8 || rise > MAX_TILT) return candidate;
-  const b = quadBounds(q);
-  const bx0 = Math.max(0, Math.floor(b.x0 - REACH * h));
-  const bx1 = Math.min(image.width, Math.ceil(b.x1 + REACH * h));
-  const by0 = Math.max(0, Math.floor(b.y0 - 0.1 * h));
-  const by1 = Math.min(image.height, Math.ceil(b.y1 + 0.1 * h));
-  if (bx1 - bx0 < 8 || by1 - by0 < 8) return candidate;
-  const band = cropRect(image, bx0, by0, bx1 - bx0, by1 - by0);
-  const { left, right } = inkBeyond(band, b.x0 - bx0, b.x1 - bx0);
+  const { width: w, height: h } = quadSize(q);
+  if (h < 8) return candidate;
+  // The band along the line's own axis, so a tilted plate's characters stand upright in it.
+  const band = warpQuad(image, padQuad(widenQuad(q, REACH, REACH), 0, 0.1), Math.round(w + 2 * REACH * h), Math.round(1.2 * h));
+  if (band.width < 8 || band.height < 8) return candidate;
+  const { left, right } = inkBeyond(band, REACH * h, REACH * h + w);
   if (left <= 0 && right <= 0) return candidate;
   const lines: Quad[] = [widenQuad(q, Math.max(0, left) / h, Math.max(0, right) / h)];
   return { ...candidate, lines };

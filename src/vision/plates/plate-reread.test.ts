@@ -89,6 +89,22 @@ describe('rereadCandidates', () => {
     expect(widths[2]).toBeGreaterThan(widths[0]!);
   });
 
+  it('leaves out a character read over a separator dot between the groups', async () => {
+    // ABC • DEF: characters 24 x 40 px, a 10 px dot on their middle at x 180.
+    const glyphs: Array<[number, number, number, number]> = [50, 90, 130, 220, 260, 300].map((x) => [x, 30, 24, 40]);
+    const image = picture(400, 120, [...glyphs, [180, 45, 10, 10]]);
+    // The crop starts 6 px (a tenth of the line's height) left of the line, at x 34.
+    const at = (x: number) => ({ x0: x - 34 + 4, x1: x - 34 + 12 });
+    const ocr: CropRecognizer = {
+      async recognizeCrops(crops) {
+        return crops.map(() => ({ text: 'ABCODEF', charConfidences: Array(7).fill(0.9), alternatives: Array.from({ length: 7 }, () => []),
+          charSpans: [at(50), at(90), at(130), at(180), at(220), at(260), at(300)] }));
+      },
+    };
+    const [reading] = await rereadCandidates(image, [{ lines: [rect(40, 20, 290, 60)], dscore: 0.9 }], ocr);
+    expect(reading!.views.map((v) => v.map((c) => c[0]!.char).join(''))).toEqual(['ABCDEF', 'ABCDEF']);
+  });
+
   it('does not read a line again when its characters clear the crop edges', async () => {
     const image = picture(400, 200, []);
     const ocr: CropRecognizer = {

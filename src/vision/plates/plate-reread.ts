@@ -3,6 +3,7 @@ import { quadAxis, quadCentre, quadSize } from '../image/quad.js';
 import { cropRect, warpQuad } from '../image/warp.js';
 import { type CharOption, topProb } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
+import { separatorMarks } from './separator-marks.js';
 import { numberColumns } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
@@ -153,10 +154,15 @@ export async function rereadCandidates(
   const lines = candidates.map((c) => c.lines.map((line) => cut(c, line)));
   const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
   const ends = candidates.map(() => ({ left: false, right: false }));
-  const charOptions = (d: Awaited<ReturnType<CropRecognizer['recognizeCrops']>>[number]) => [...d.text].map((ch, n) => {
-    const alts = d.alternatives[n] ?? [];
-    return [{ char: ch, prob: d.charConfidences[n] ?? 0 }, ...alts.filter((a) => a.char !== ch)];
-  });
+  // Characters read where the crop holds only a separator mark are left out (see separatorMarks).
+  const charOptions = (d: Awaited<ReturnType<CropRecognizer['recognizeCrops']>>[number], crop: RawImage) => {
+    const marks = separatorMarks(crop, d.charSpans);
+    return [...d.text].flatMap((ch, n) => {
+      if (marks[n]) return [];
+      const alts = d.alternatives[n] ?? [];
+      return [[{ char: ch, prob: d.charConfidences[n] ?? 0 }, ...alts.filter((a) => a.char !== ch)]];
+    });
+  };
   // Small batches: the recogniser's cost per crop grows with the batch on two cores.
   const recognize = (crops: RawImage[]) => ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
   const readView = async (v: number, which: readonly number[]) => {
@@ -170,7 +176,7 @@ export async function rereadCandidates(
     const decoded = await recognize(crops);
     decoded.forEach((d, k) => {
       const i = owner[k]!;
-      views[i]![v]!.push(...charOptions(d));
+      views[i]![v]!.push(...charOptions(d, crops[k]!));
       if (v === 0 && candidates[i]!.lines.length === 1) {
         const end = cutEnds(d.charSpans, crops[k]!.width, crops[k]!.height);
         const small = trimmed.get(crops[k]!);
@@ -187,8 +193,9 @@ export async function rereadCandidates(
   // One more look, as photographed, at the candidates `which` names, from the crop `crop` cuts.
   const addLook = async (which: readonly number[], crop: (i: number) => RawImage) => {
     if (which.length === 0) return;
-    const decoded = await recognize(which.map(crop));
-    decoded.forEach((d, k) => looks[which[k]!]!.push(charOptions(d)));
+    const crops = which.map(crop);
+    const decoded = await recognize(crops);
+    decoded.forEach((d, k) => looks[which[k]!]!.push(charOptions(d, crops[k]!)));
   };
   // A one-line candidate read with a character at a side of its crop: once more, widened on that
   // side (the grammars then choose between the looks).

@@ -7,17 +7,31 @@ import { otsuThreshold } from '../ocr/vertical-text.js';
 export type Glyph = Component;
 
 /** Connected blobs of ink (4-connected), ink being the rarer Otsu class (characters cover
- * less of a line than the plate's background does, whichever is darker). */
-export function inkBlobs(img: RawImage): Glyph[] {
+ * less of a line than the plate's background does, whichever is darker), or the darker class
+ * when `darkInk` says so. `among`: the columns that class and its threshold are taken from
+ * (default: all); beyond a plate's edge a car's body can outweigh the plate, and then the plate
+ * itself would count as the ink. */
+export function inkBlobs(img: RawImage, options: { among?: { x0: number; x1: number }; darkInk?: boolean } = {}): Glyph[] {
   const gray = toGray(img);
   const { width: w, height: h } = img;
-  const t = otsuThreshold(gray);
+  const { among } = options;
+  const sample = among ? columns(gray, w, h, among.x0, among.x1) : gray;
+  const t = otsuThreshold(sample);
   let dark = 0;
-  for (const v of gray) if (v <= t) dark++;
-  const darkInk = dark < (w * h) / 2;
+  for (const v of sample) if (v <= t) dark++;
+  const darkInk = options.darkInk ?? dark < sample.length / 2;
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) ink[i] = (gray[i]! <= t) === darkInk ? 1 : 0;
   return componentBoxes(ink, w, h, 4);
+}
+
+/** The grey values of columns `x0`..`x1` (clamped to the image). */
+function columns(gray: Uint8Array, w: number, h: number, x0: number, x1: number): Uint8Array {
+  const from = Math.max(0, Math.min(w - 1, Math.round(x0)));
+  const to = Math.max(from + 1, Math.min(w, Math.round(x1)));
+  const out = new Uint8Array((to - from) * h);
+  for (let y = 0; y < h; y++) out.set(gray.subarray(y * w + from, y * w + to), y * (to - from));
+  return out;
 }
 
 /** Small glyphs are at most this part of the number's character height (type codes such as

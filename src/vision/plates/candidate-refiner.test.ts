@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../image/decode.js';
+import { quadBounds } from '../image/quad.js';
+import { refineCandidate, type TextDetector } from './candidate-refiner.js';
+import type { PlateCandidate, Quad } from './plate.types.js';
+
+/** A light image with dark boxes ([x0, y0, x1, y1], exclusive ends). */
+function picture(width: number, height: number, boxes: ReadonlyArray<readonly [number, number, number, number]>): RawImage {
+  const data = Buffer.alloc(width * height * 3, 230);
+  for (const [x0, y0, x1, y1] of boxes) {
+    for (let y = y0; y < y1; y++) data.fill(30, (y * width + x0) * 3, (y * width + x1) * 3);
+  }
+  return { data, width, height, channels: 3 };
+}
+
+/** Boxes all the dark ink of the view as one line, as a text detector would, except that ink cut
+ * at the view's left or right side gets no box (a detector does not box text it sees cut off);
+ * counts its calls. */
+function inkDetector() {
+  let calls = 0;
+  const detector: TextDetector = {
+    async detect(view) {
+      calls++;
+      let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
+      for (let y = 0; y < view.height; y++) for (let x = 0; x < view.width; x++) {
+        if (view.data[(y * view.width + x) * view.channels]! < 128) {
+          x0 = Math.min(x0, x); x1 = Math.max(x1, x + 1); y0 = Math.min(y0, y); y1 = Math.max(y1, y + 1);
+        }
+      }
+      if (x1 < 0 || x0 === 0 || x1 === view.width) return [];
+      return [{ score: 0.9, quad: [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }] }];
+    },
+  };
+  return { detector, calls: () => calls };
+}
+
+/** Six characters 24 px wide every 34 px from x = 20 (x 20..214). */
+const image = picture(300, 100, Array.from({ length: 6 }, (_, i) => [20 + 34 * i, 30, 44 + 34 * i, 70] as const));
+const box = (x0: number, x1: number): PlateCandidate => ({
+  lines: [[{ x: x0, y: 25 }, { x: x1, y: 25 }, { x: x1, y: 75 }, { x: x0, y: 75 }] as Quad],
+  dscore: 0.9,
+});
+
+describe('refineCandidate', () => {
+  it('looks again, wider, when the close-up cut a character the first box stopped short of', async () => {
+    // The first pass boxed the last five characters: the close-up cuts through the first.
+    const { detector, calls } = inkDetector();
+    const [refined] = await refineCandidate(image, box(54, 214), detector);
+    expect(calls()).toBe(2);
+    expect(refined!.closeUp).toBe(true);
+    const b = quadBounds(refined!.lines[0]!);
+    expect(b.x0).toBeLessThanOrEqual(21);
+    expect(b.x1).toBeGreaterThanOrEqual(213);
+  });
+
+  it('looks once when the close-up finds the text', async () => {
+    const { detector, calls } = inkDetector();
+    const [refined] = await refineCandidate(image, box(16, 218), detector);
+    expect(calls()).toBe(1);
+    expect(refined!.closeUp).toBe(true);
+  });
+});
