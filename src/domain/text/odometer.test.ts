@@ -22,6 +22,9 @@ describe('odometerReading', () => {
     ['TRIP A 123.4', undefined], // trip meter
     ['ODO B 4521', undefined],
     ['RANGE 320 km', undefined], // fuel range
+    ['8.01/100', undefined], // fuel use, 8.0 l/100 with the l read as a 1
+    ['8.0 I/100', undefined],
+    ['6.5 L/100', undefined],
     ['7', undefined], // too short
     ['123456789', undefined], // too long
     ['Intelligent', undefined], // a word, not a number

@@ -12,6 +12,7 @@ const NOT_ODOMETER = [
   /\d\s*[CF]\s*\d/, // a temperature boxed with the clock beside it (13C 10:00)
   /KM\/H|MPH|RPM/, // speed or revs
   /RANGE|AVG|L\/100|MPG|KM\/L/, // fuel figures
+  /\d[.,]\d\s*[1I]\/100/, // fuel use with its l read as a 1 (8.0 l/100 read 8.01/100): no drum shows a decimal then /100
   /\d{1,2}\/\d{1,2}\/\d{2,4}/, // date
 ];
 

@@ -49,6 +49,22 @@ describe('odometer reader', () => {
     expect(reading!.box!.ymax).toBeLessThan(570);
   });
 
+  // A dashboard photographed with the phone held sideways: nothing reads upright. sharp turns
+  // clockwise: a point (x, y) of the upright W x H image goes to (H - y, x) for 90 degrees.
+  it.each([90, 270])('reads the odometer of a dashboard photo turned %i degrees, boxed in its own pixels', async (degrees) => {
+    const dash = { odometer: '048213', trip: '123.4', clock: '12:45', temperature: '21°C' };
+    const bytes = await dashboardImage(dash);
+    const [upright] = await readOdometer(engine, await decodeImage(bytes));
+    const turned = await decodeImage(await sharp(bytes).rotate(degrees).toBuffer());
+    const [reading, ...rest] = await readOdometer(engine, turned);
+    expect(rest).toEqual([]);
+    expect(reading?.value).toBe(dash.odometer);
+    const b = upright!.box!;
+    const [W, H] = [turned.height, turned.width];
+    const expected = degrees === 90 ? { xmin: H - b.ymax, ymin: b.xmin, xmax: H - b.ymin, ymax: b.xmax } : { xmin: b.ymin, ymin: W - b.xmax, xmax: b.ymax, ymax: W - b.xmin };
+    for (const k of ['xmin', 'ymin', 'xmax', 'ymax'] as const) expect(Math.abs(reading!.box![k] - expected[k])).toBeLessThanOrEqual(3);
+  });
+
   // Read as drawn, the turned wheel falls to a digit it does not show (166032, 318462, 059219,
   // 604822); read shifted up by about as much as it turned, it reads surely.
   it.each([

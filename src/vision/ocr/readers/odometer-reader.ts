@@ -1,6 +1,6 @@
 import type { TextReading } from '../../../services/recognition/text-recognizer.port.js';
 import type { RawImage } from '../../image/decode.js';
-import { cropRect, toGray } from '../../image/warp.js';
+import { cropRect, rotateQuarter, toGray } from '../../image/warp.js';
 import { quadBounds } from '../geometry.js';
 import type { CharSpan } from '../ctc-decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
@@ -30,14 +30,43 @@ function pieces(lines: TextLine[]): RowPiece[] {
  * the tenths wheel (a different colour or boxed) and reads drum digits as letters.
  */
 export async function readOdometer(engine: OcrEngine, image: RawImage): Promise<TextReading[]> {
-  const all = mergeDigitRuns(pieces(await engine.readLines(image, { detLimitSide: 1280, ...OPTIONS })));
+  const upright = await readTurned(engine, image, 0);
+  if (upright) return [upright.reading];
+  // Nothing on the upright photo: a dashboard photographed with the phone held sideways. Each
+  // quarter turn is read and the better-ranked odometer kept (the other way round is upside
+  // down). A turned view is a guess, so its row must read surely: turned, an upright dashboard's
+  // dial labels and LCD segments make short unsure digit rows (10100 at 0.36).
+  const turned = [];
+  for (const t of [1, 3]) turned.push(await readTurned(engine, image, t));
+  const best = turned.filter((r) => r !== undefined && r.firstConfidence >= SURE_TURNED).sort((a, b) => b!.score - a!.score)[0];
+  return best ? [best.reading] : [];
+}
+
+/** How sure the first pass must be of a row found on a quarter-turned photo. */
+const SURE_TURNED = 0.9;
+
+/** The odometer read from the image turned `turns` quarters counter-clockwise; its box in the
+ * upright image's pixels. */
+async function readTurned(engine: OcrEngine, image: RawImage, turns: number): Promise<{ reading: TextReading; score: number; firstConfidence: number } | undefined> {
+  const view = rotateQuarter(image, turns);
+  const all = mergeDigitRuns(pieces(await engine.readLines(view, { detLimitSide: 1280, ...OPTIONS })));
   const top = rankOdometerLines(all)[0];
-  if (!top) return [];
-  const closeUp = await rereadRow(engine, image, top.piece, top.value, all);
+  if (!top) return undefined;
+  const closeUp = await rereadRow(engine, view, top.piece, top.value, all);
   const chosen = closeUp ?? { value: top.value, confidence: top.confidence };
-  const p = top.piece;
-  const box = { xmin: Math.round(p.x), ymin: Math.round(p.y), xmax: Math.round(p.x + p.w), ymax: Math.round(p.y + p.h) };
-  return [{ value: chosen.value, confidence: chosen.confidence, orientation: 'horizontal', box }];
+  const box = unturnedBox(top.piece, turns, image);
+  return { reading: { value: chosen.value, confidence: chosen.confidence, orientation: 'horizontal', box }, score: top.score, firstConfidence: top.confidence };
+}
+
+/** A box found in the image turned `turns` quarters counter-clockwise (see rotateQuarter), in the
+ * upright image's pixels. */
+export function unturnedBox(p: { x: number; y: number; w: number; h: number }, turns: number, upright: { width: number; height: number }): { xmin: number; ymin: number; xmax: number; ymax: number } {
+  const [x0, y0, x1, y1] = [p.x, p.y, p.x + p.w, p.y + p.h];
+  const t = ((turns % 4) + 4) % 4;
+  const { width: w, height: h } = upright;
+  // Inverse of rotateQuarter's mapping, applied to the corners.
+  const [a, b, c, d] = t === 0 ? [x0, y0, x1, y1] : t === 1 ? [w - y1, x0, w - y0, x1] : t === 2 ? [w - x1, h - y1, w - x0, h - y0] : [y0, h - x1, y1, h - x0];
+  return { xmin: Math.round(a), ymin: Math.round(b), xmax: Math.round(c), ymax: Math.round(d) };
 }
 
 /** Reads the row's digits again, digits only: the box as detected, and widened to the right up
