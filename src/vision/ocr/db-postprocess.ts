@@ -18,27 +18,21 @@ export interface DetectedBox {
   score: number;
 }
 
-/** Thresholds the map into a 0/1 mask. */
-export function binarize(prob: Float32Array, threshold: number): Uint8Array {
-  const out = new Uint8Array(prob.length);
-  for (let i = 0; i < prob.length; i++) out[i] = prob[i]! > threshold ? 1 : 0;
-  return out;
-}
-
-/** 8-connected components of a mask; returns, per component, its pixel indices. */
-export function connectedComponents(mask: Uint8Array, width: number, height: number, maxComponents = 1000): Int32Array[] {
-  const labels = new Int32Array(mask.length).fill(-1);
+/** 8-connected regions of the map's pixels above `threshold`; returns, per region, its pixel
+ * indices (in the order a depth-first fill from its first pixel in scan order meets them). One
+ * pass over the map with a visited flag per pixel: text covers a few hundred of a 640 x 352
+ * map's pixels, so a mask, labels and a stack the size of the map cost more than the fill. */
+export function textComponents(prob: Float32Array, threshold: number, width: number, height: number, maxComponents = 1000): Int32Array[] {
+  const seen = new Uint8Array(prob.length);
   const comps: Int32Array[] = [];
-  const stack = new Int32Array(mask.length);
-  for (let start = 0; start < mask.length; start++) {
-    if (!mask[start] || labels[start] !== -1) continue;
-    const label = comps.length;
-    let top = 0;
-    stack[top++] = start;
-    labels[start] = label;
+  const stack: number[] = [];
+  for (let start = 0; start < prob.length; start++) {
+    if (!(prob[start]! > threshold) || seen[start]) continue;
+    stack.push(start);
+    seen[start] = 1;
     const members: number[] = [];
-    while (top > 0) {
-      const p = stack[--top]!;
+    while (stack.length > 0) {
+      const p = stack.pop()!;
       members.push(p);
       const x = p % width;
       const y = (p - x) / width;
@@ -49,9 +43,9 @@ export function connectedComponents(mask: Uint8Array, width: number, height: num
           const nx = x + dx;
           if (nx < 0 || nx >= width || (dx === 0 && dy === 0)) continue;
           const q = ny * width + nx;
-          if (mask[q] && labels[q] === -1) {
-            labels[q] = label;
-            stack[top++] = q;
+          if (prob[q]! > threshold && !seen[q]) {
+            seen[q] = 1;
+            stack.push(q);
           }
         }
       }
@@ -62,16 +56,33 @@ export function connectedComponents(mask: Uint8Array, width: number, height: num
   return comps;
 }
 
-/** Outline points of a component: pixels with a 4-neighbour outside it (enough for the hull). */
-function outlinePoints(members: Int32Array, mask: Uint8Array, width: number, height: number): Point[] {
-  const pts: Point[] = [];
+/** Corners of the first and last pixel of each of a component's rows: every other pixel's
+ * corners lie between them, so they span the same convex hull as all its outline pixels, in
+ * a few points per row instead of four per outline pixel (sorting those for the hull was most
+ * of the post-processing of a map with large text). */
+function rowEndCorners(members: Int32Array, width: number): Point[] {
+  let y0 = Infinity, y1 = -Infinity;
   for (const p of members) {
-    const x = p % width;
-    const y = (p - x) / width;
-    if (x === 0 || y === 0 || x === width - 1 || y === height - 1 || !mask[p - 1] || !mask[p + 1] || !mask[p - width] || !mask[p + width]) {
-      // Pixel corners rather than centres, so a one-pixel-thick stroke still has an area.
-      pts.push({ x, y }, { x: x + 1, y }, { x, y: y + 1 }, { x: x + 1, y: y + 1 });
-    }
+    const y = Math.floor(p / width);
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  const rows = y1 - y0 + 1;
+  const first = new Int32Array(rows).fill(width);
+  const last = new Int32Array(rows).fill(-1);
+  for (const p of members) {
+    const y = Math.floor(p / width);
+    const x = p - y * width;
+    const r = y - y0;
+    if (x < first[r]!) first[r] = x;
+    if (x > last[r]!) last[r] = x;
+  }
+  const pts: Point[] = [];
+  for (let r = 0; r < rows; r++) {
+    if (last[r]! < 0) continue;
+    const y = y0 + r;
+    // Pixel corners rather than centres, so a one-pixel-thick stroke still has an area.
+    pts.push({ x: first[r]!, y }, { x: first[r]!, y: y + 1 }, { x: last[r]! + 1, y }, { x: last[r]! + 1, y: y + 1 });
   }
   return pts;
 }
@@ -83,8 +94,7 @@ export function dbPostprocess(prob: Float32Array, width: number, height: number,
   const boxThreshold = options.boxThreshold ?? 0.6;
   const unclipRatio = options.unclipRatio ?? 1.5;
   const minSize = options.minSize ?? 3;
-  const mask = binarize(prob, threshold);
-  const comps = connectedComponents(mask, width, height, options.maxCandidates ?? 1000);
+  const comps = textComponents(prob, threshold, width, height, options.maxCandidates ?? 1000);
   const boxes: DetectedBox[] = [];
   for (const members of comps) {
     if (members.length < minSize * minSize) continue;
@@ -92,7 +102,7 @@ export function dbPostprocess(prob: Float32Array, width: number, height: number,
     for (const p of members) sum += prob[p]!;
     const score = sum / members.length;
     if (score < boxThreshold) continue;
-    const rect = minAreaRect(outlinePoints(members, mask, width, height));
+    const rect = minAreaRect(rowEndCorners(members, width));
     if (Math.min(rect.w, rect.h) < minSize) continue;
     const area = rect.w * rect.h;
     const perimeter = 2 * (rect.w + rect.h);

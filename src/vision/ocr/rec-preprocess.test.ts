@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { packRecognitionLines } from './rec-preprocess.js';
+import { resizeBilinear } from '../image/warp.js';
+import { packRecognitionLines, prepareRecognitionBatch, REC_HEIGHT, writeNormalised } from './rec-preprocess.js';
 
 describe('packRecognitionLines', () => {
   const crop = (width: number, height = 48) => ({ width, height });
@@ -20,5 +21,28 @@ describe('packRecognitionLines', () => {
       });
       expect(l.width).toBeGreaterThanOrEqual(l.slots.at(-1)!.x1 + 48);
     }
+  });
+});
+
+describe('prepareRecognitionBatch', () => {
+  const crop = (width: number, height: number) => ({
+    data: Buffer.from(Array.from({ length: width * height * 3 }, (_, i) => (i * 37) % 256)),
+    width,
+    height,
+    channels: 3 as const,
+  });
+
+  it.each([
+    { name: 'a crop at the recogniser height goes in as it is', width: 150, height: REC_HEIGHT },
+    { name: 'a taller crop is scaled to that height', width: 300, height: 96 },
+    { name: 'a shorter crop is enlarged to it', width: 60, height: 24 },
+  ])('$name', ({ width, height }) => {
+    const c = crop(width, height);
+    const batch = prepareRecognitionBatch([c]);
+    expect(batch.dims).toEqual([1, 3, REC_HEIGHT, 320]);
+    // The same values as scaling the crop first and writing it in the batch's first slot.
+    const expected = new Float32Array(3 * REC_HEIGHT * 320);
+    writeNormalised(resizeBilinear(c, Math.ceil((REC_HEIGHT * width) / height), REC_HEIGHT), expected, 0, 320);
+    expect(batch.data).toEqual(expected);
   });
 });

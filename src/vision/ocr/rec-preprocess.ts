@@ -19,10 +19,15 @@ export function prepareRecognitionBatch(crops: readonly RawImage[], height = REC
   const data = new Float32Array(crops.length * 3 * plane);
   crops.forEach((crop, n) => {
     const w = recWidth(crop, batchWidth);
-    const resized = resizeBilinear(crop, w, height);
-    writeNormalised(resized, data, n * 3 * plane, batchWidth);
+    writeNormalised(atSize(crop, w, height), data, n * 3 * plane, batchWidth);
   });
   return { data, dims: [crops.length, 3, height, batchWidth] };
+}
+
+/** The crop at `width` x `height`, itself when it already is (plate lines are cut at the
+ * recogniser's height: a bilinear pass at scale 1 would copy every pixel unchanged). */
+function atSize(crop: RawImage, width: number, height: number): RawImage {
+  return crop.width === width && crop.height === height ? crop : resizeBilinear(crop, width, height);
 }
 
 /** Writes an image into a CHW slot of `rowWidth` columns, values (v/255 - 0.5) / 0.5, BGR. */
@@ -76,6 +81,6 @@ export function packRecognitionLines(crops: readonly { width: number; height: nu
 /** One packed line as a [1, 3, 48, width] tensor. */
 export function preparePackedLine(crops: readonly RawImage[], line: PackedLine, height = REC_HEIGHT): { data: Float32Array; dims: [number, 3, number, number] } {
   const data = new Float32Array(3 * height * line.width);
-  for (const s of line.slots) writeNormalised(resizeBilinear(crops[s.crop]!, s.x1 - s.x0, height), data, s.x0, line.width);
+  for (const s of line.slots) writeNormalised(atSize(crops[s.crop]!, s.x1 - s.x0, height), data, s.x0, line.width);
   return { data, dims: [1, 3, height, line.width] };
 }

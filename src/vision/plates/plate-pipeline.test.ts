@@ -98,6 +98,12 @@ describe('plate pipeline passes', () => {
     expect(reads).toEqual([1, 1, 1, 1]);
   });
 
+  it.each(['normal', 'fast'] as const)('%s mode reads a line shorter than any plate once per pass, however unsure', async (mode) => {
+    const { ocr, reads } = fakeOcr('AB7', 0.6);
+    await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode }));
+    expect(reads).toEqual(mode === 'normal' ? [1, 1] : [1]);
+  });
+
   it('fast mode reads a line that fits no plate format once', async () => {
     const { ocr, reads } = fakeOcr('ABCDEFGHJK', 0.99);
     await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'fast' }));

@@ -197,6 +197,12 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     };
     const secondLook = (chars: CharOption[][], _candidate: PlateCandidate, all: readonly CharOption[][][]) => {
       if (settled(chars)) return false;
+      // The brightest channel fades marks, it does not bring out characters: a line read with
+      // fewer characters than the shortest plate (a sticker, a dealer's initials, a stray
+      // stroke) stays too short. No such line gave a plate in the plate sets, and they took
+      // a tenth of regular mode's recogniser runs on the US scenes. (Fast mode never read them
+      // again: they fit no format.)
+      if (chars.length < mode.minLength) return false;
       // A line that fits no plate format at all (a dealer's name, a slogan) is not worth a
       // second look once another line reads as a settled plate, nor ever in fast mode: that
       // look fades an emblem inside a plate, it does not turn other text into one. Plate-like

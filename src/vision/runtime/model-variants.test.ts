@@ -48,7 +48,7 @@ describe('the fused model cache', () => {
       chmodSync(dir, mode);
       const source = resolveModelAsset(OCR_MODEL_FILES.detection);
       const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 16);
-      writeFileSync(join(dir, `${hash}-fused-v2.onnx`), 'planted');
+      writeFileSync(join(dir, `${hash}-fused-v3.onnx`), 'planted');
       const bytes = Buffer.from(fusedModelBytes(source, dir));
       expect(bytes.toString() === 'planted').toBe(used);
     } finally {

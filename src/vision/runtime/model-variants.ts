@@ -7,6 +7,7 @@ import {
   foldScalarAffineIntoConv,
   foldScalarAffineIntoNextConv,
   foldScalarScaleIntoNextConv,
+  foldIntoConvTranspose,
   fuseHardSwish,
   pruneInitializers,
 } from './onnx-fold.js';
@@ -33,7 +34,7 @@ export function parseOcrPrecision(value: string | undefined): OcrPrecision {
 }
 
 /** Bump when a pass changes, so cached files of the old passes are not reused. */
-const PASSES_VERSION = 2;
+const PASSES_VERSION = 3;
 
 /** The shipped model with its elementwise chains folded into the convolutions. */
 export function deriveFusedModel(source: Uint8Array): Uint8Array {
@@ -43,6 +44,7 @@ export function deriveFusedModel(source: Uint8Array): Uint8Array {
   fuseHardSwish(model.graph);
   foldScalarAffineIntoNextConv(model.graph);
   foldScalarScaleIntoNextConv(model.graph);
+  foldIntoConvTranspose(model.graph);
   pruneInitializers(model.graph);
   return encodeOnnxModel(model);
 }

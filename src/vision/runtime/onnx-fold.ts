@@ -243,3 +243,79 @@ export function foldScalarScaleIntoNextConv(graph: OnnxGraph): number {
   graph.nodes = graph.nodes.filter((n) => !removed.has(n));
   return folded;
 }
+
+/** The per-channel values of a float initializer shaped [C] or [1, C, 1, 1], else undefined. */
+function channelValues(graph: OnnxGraph, name: string, channels: number): Float32Array | undefined {
+  const t = graph.initializers.get(name);
+  if (!t || t.dataType !== TensorType.FLOAT) return undefined;
+  const perChannel = t.dims.length === 1 ? t.dims[0] === channels : t.dims.length === 4 && t.dims[1] === channels && t.dims[0] === 1 && t.dims[2] === 1 && t.dims[3] === 1;
+  return perChannel ? floatsOf(t) : undefined;
+}
+
+/** ConvTranspose → Add(per-channel constant) → BatchNormalization (either or both) becomes one
+ * ConvTranspose: the constant is its bias, and the normalisation's per-channel scale and shift
+ * move into its weights and bias. The DB detector's head upsamples its map so twice, and
+ * onnxruntime fuses neither, so each costs a pass over the largest feature maps of the graph
+ * (a 1x24x176x320 map at 640 x 352). */
+export function foldIntoConvTranspose(graph: OnnxGraph): number {
+  let folded = 0;
+  const uses = consumers(graph);
+  const removed = new Set<OnnxNode>();
+  const soleReader = (tensor: string) => {
+    const readers = uses.get(tensor);
+    return readers?.length === 1 && !isGraphOutput(graph, tensor) ? readers[0]! : undefined;
+  };
+  for (const ct of graph.nodes) {
+    if (ct.opType !== 'ConvTranspose' || (attributeInt(ct, 'group') ?? 1) !== 1) continue;
+    const weight = graph.initializers.get(ct.inputs[1]!);
+    if (!weight || weight.dataType !== TensorType.FLOAT || weight.dims.length !== 4) continue;
+    // ConvTranspose weights are [in, out, kh, kw]: output channel c is dimension 1.
+    const [inChannels, outChannels, kh, kw] = weight.dims as [number, number, number, number];
+    const oldBias = ct.inputs[2] ? channelValues(graph, ct.inputs[2], outChannels) : new Float32Array(outChannels);
+    if (!oldBias) continue;
+    const bias = Float64Array.from(oldBias);
+    const scale = new Float64Array(outChannels).fill(1);
+    let out = ct.outputs[0]!;
+    const absorbed: OnnxNode[] = [];
+    const add = soleReader(out);
+    const shift = add?.opType === 'Add' && add.inputs.length === 2 && add.inputs.includes(out)
+      ? channelValues(graph, add.inputs.find((i) => i !== out)!, outChannels) : undefined;
+    if (add && shift) {
+      shift.forEach((v, c) => (bias[c] = bias[c]! + v));
+      absorbed.push(add);
+      out = add.outputs[0]!;
+    }
+    const bn = soleReader(out);
+    if (bn?.opType === 'BatchNormalization' && bn.outputs.length === 1 && bn.inputs[0] === out) {
+      const [gamma, beta, mean, variance] = bn.inputs.slice(1, 5).map((i) => channelValues(graph, i, outChannels));
+      const eps = bn.attributes.find((a) => a.name === 'epsilon');
+      const epsilon = eps?.kind === 'float' ? eps.value : 1e-5;
+      if (gamma && beta && mean && variance) {
+        for (let c = 0; c < outChannels; c++) {
+          const s = gamma[c]! / Math.sqrt(variance[c]! + epsilon);
+          scale[c] = s;
+          bias[c] = (bias[c]! - mean[c]!) * s + beta[c]!;
+        }
+        absorbed.push(bn);
+        out = bn.outputs[0]!;
+      }
+    }
+    if (absorbed.length === 0) continue;
+    const w = floatsOf(weight);
+    const per = kh * kw;
+    for (let i = 0; i < inChannels; i++) for (let c = 0; c < outChannels; c++) {
+      const at = (i * outChannels + c) * per;
+      for (let k = 0; k < per; k++) w[at + k] = w[at + k]! * scale[c]!;
+    }
+    const wName = `${ct.inputs[1]}_folded`;
+    const bName = `${out}_folded_bias`;
+    graph.initializers.set(wName, floatTensor(wName, weight.dims, w));
+    graph.initializers.set(bName, floatTensor(bName, [outChannels], Float32Array.from(bias)));
+    ct.inputs = [ct.inputs[0]!, wName, bName];
+    ct.outputs = [out];
+    for (const n of absorbed) removed.add(n);
+    folded++;
+  }
+  graph.nodes = graph.nodes.filter((n) => !removed.has(n));
+  return folded;
+}
