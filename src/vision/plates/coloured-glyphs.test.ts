@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fadeColouredGlyphs } from './coloured-glyphs.js';
+import { fadeColouredGlyphs, readThroughArtwork } from './coloured-glyphs.js';
 import { bestPlate as best, look } from '../../../test/fixtures/plate-looks.js';
 
 describe('fadeColouredGlyphs', () => {
@@ -21,5 +21,26 @@ describe('fadeColouredGlyphs', () => {
     const shorter = look('ASN1074', [0.99, 1, 1, 1, 1, 1, 1]);
     expect(fadeColouredGlyphs([photo, shorter])).toEqual([photo, shorter]);
     expect(fadeColouredGlyphs([photo])).toEqual([photo]);
+  });
+});
+
+describe('readThroughArtwork', () => {
+  // GOLFING over a red sun: the sun's edge under the F reads as E's bar as photographed.
+  const photo = look('GOLEING', [0.98, 0.97, 0.97, 0.83, 1, 0.97, 0.97]);
+  const bright = look('GOLFING', [0.98, 0.98, 0.97, 0.73, 0.95, 0.97, 0.99]);
+
+  it('reads a character as the brightest channel does when it alone differs, about as surely read', () => {
+    expect(best([photo, bright])).toBe('GOLEING');
+    expect(best(readThroughArtwork([photo, bright]))).toBe('GOLFING');
+  });
+
+  it.each([
+    ['the brightest channel is much less sure', look('IMJSAYN', [0.97, 0.97, 0.99, 0.99, 0.98, 0.99, 0.97]), look('TMJSAYN', [0.6, 0.96, 0.99, 0.98, 0.96, 0.97, 0.96])],
+    ['either look doubts the character', look('ZCS74S', [0.98, 0.94, 0.92, 1, 1, 0.56]), look('ZCS745', [0.97, 0.92, 0.86, 1, 0.99, 0.52])],
+    ['the photo barely saw one there', look('UASV9218', [0.25, 0.99, 0.99, 0.93, 0.99, 0.98, 0.99, 1]), look('JASV9218', [0.61, 0.99, 0.99, 0.77, 0.98, 0.96, 0.98, 0.99])],
+    ['two characters differ', photo, look('GOLFIMG', [0.98, 0.98, 0.97, 0.73, 0.95, 0.9, 0.99])],
+    ['the looks differ in length', photo, look('GOLFNG', [0.98, 0.98, 0.97, 0.73, 0.97, 0.99])],
+  ])('leaves the looks alone when %s', (_, a, b) => {
+    expect(readThroughArtwork([a, b])).toEqual([a, b]);
   });
 });

@@ -24,3 +24,26 @@ export function fadeColouredGlyphs(views: readonly CharOption[][][]): CharOption
   const dimmed = photo.map((c, k) => (k === i ? scaledOptions(c, scale) : c));
   return [dimmed, ...views.slice(1)];
 }
+
+/** Both looks saw a character there at least this surely (under it, the reading without it is
+ * a hypothesis too: see expandReading). */
+const SEEN = 0.6;
+
+/** Plate characters are dark in every channel, so the brightest channel shows them as the photo
+ * does, minus coloured artwork that crosses them (a red sun behind an F reads as E's bar).
+ * Where the two looks read the same number of characters and agree on all but one, which both
+ * saw surely enough (SEEN) and the brightest channel read about as surely (HELD_RATIO) as the
+ * photo, the photo's character there becomes the brightest channel's. Other looks are returned
+ * unchanged. */
+export function readThroughArtwork(views: readonly CharOption[][][]): CharOption[][][] {
+  const [photo, bright] = views;
+  if (!photo || !bright || photo.length !== bright.length || photo.length < 3) return [...views];
+  const differ = photo.map((c, i) => (c[0]?.char !== bright[i]![0]?.char ? i : -1)).filter((i) => i >= 0);
+  if (differ.length !== 1) return [...views];
+  const i = differ[0]!;
+  const [p, b] = [topProb(photo[i]!), topProb(bright[i]!)];
+  if (p < SEEN || b < SEEN || b < HELD_RATIO * p) return [...views];
+  const held = photo.every((c, k) => k === i || topProb(bright[k]!) >= HELD_RATIO * topProb(c));
+  if (!held) return [...views];
+  return [photo.map((c, k) => (k === i ? bright[i]! : c)), ...views.slice(1)];
+}

@@ -47,6 +47,21 @@ describe('extendToInk', () => {
     expect(ends(extendToInk(img, line(66, 230)))[0]).toBe(10);
   });
 
+  it('leaves a blob of character size in another ink beside the line (a logo\'s letter)', () => {
+    const navy = [40, 60, 120];
+    const light = [90, 120, 190];
+    const painted = (logo: number[]) => {
+      const img = plate(300, 100, []);
+      for (const [[x0, y0, x1, y1], ink] of [...chars(5, 70).map((b) => [b, light] as const), [[10, 30, 34, 70], logo] as const]) {
+        for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) img.data.set(ink, (y * 300 + x) * 3);
+      }
+      return img;
+    };
+    const c = line(66, 230);
+    expect(extendToInk(painted(navy), c)).toBe(c);
+    expect(ends(extendToInk(painted(light), c))[0]).toBe(10);
+  });
+
   it('reaches across an emblem to the county number before it (2 [horse] 99YX)', () => {
     // The emblem is taller than the characters and about twice as wide.
     const img = plate(330, 100, [[10, 30, 34, 70], [44, 15, 116, 88], ...chars(4, 126)]);

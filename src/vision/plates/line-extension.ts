@@ -4,7 +4,7 @@ import { warpQuad } from '../image/warp.js';
 import { medianOf } from '../ocr/readers/char-spacing.js';
 import { padQuad, widenQuad } from './plate-reread.js';
 import { brightestChannel } from './plate-variants.js';
-import { type Glyph, inkBlobs } from './small-print.js';
+import { type Glyph, inkBlobs, inkMask } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 /** How far beside a line its characters are looked for, in line heights. */
@@ -19,6 +19,10 @@ const MAX_WIDTH = 0.75;
 /** An emblem is skipped (once per side) when a character follows it: at most this many
  * character heights wide. */
 const MAX_EMBLEM = 2;
+/** A plate's number is printed in one ink: a blob of character size whose ink differs from the
+ * line's characters by more than this (RGB distance of the mean colours) is artwork beside the
+ * number (a college logo's letters and mascot), not one of its characters. */
+const SAME_INK = 45;
 
 /** How many columns of ink that looks like the line's own characters (the same height and
  * baseline, no wider than a character) lie beyond its left and right ends, in `band` pixels;
@@ -27,15 +31,30 @@ export function inkBeyond(band: RawImage, x0: number, x1: number): { left: numbe
   // The brightest channel first: a coloured backdrop (a rainbow, a flag) fades there and stops
   // joining the characters; coloured characters fade too, and then the pixels as they are.
   for (const look of [brightestChannel(band), band]) {
-    const found = inkBeyondIn(look, x0, x1);
+    const found = inkBeyondIn(look, band, x0, x1);
     if (found) return found;
   }
   return { left: 0, right: 0 };
 }
 
-function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; right: number } | null {
+/** Mean colour of the ink pixels in a blob's bounds, from a three-channel `photo`. */
+function inkColour(photo: RawImage, ink: Uint8Array, b: Glyph): number[] {
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let y = b.y0; y < b.y1; y++) for (let x = b.x0; x < b.x1; x++) {
+    const i = y * photo.width + x;
+    if (!ink[i]) continue;
+    for (let c = 0; c < 3; c++) sum[c]! += photo.data[i * 3 + c]!;
+    n++;
+  }
+  return sum.map((v) => v / Math.max(1, n));
+}
+
+function inkBeyondIn(band: RawImage, photo: RawImage, x0: number, x1: number): { left: number; right: number } | null {
   const h = band.height;
-  const all = inkBlobs(band, { among: { x0, x1 } });
+  const options = { among: { x0, x1 } };
+  const ink = inkMask(band, options);
+  const all = inkBlobs(band, options, ink);
   const blobs = all.filter((b) => b.y0 > 0 && b.y1 < h);
   const cx = (b: Glyph) => (b.x0 + b.x1) / 2;
   const inside = blobs.filter((b) => cx(b) > x0 && cx(b) < x1 && b.y1 - b.y0 >= 0.4 * h);
@@ -51,7 +70,15 @@ function inkBeyondIn(band: RawImage, x0: number, x1: number): { left: number; ri
   // middle, at least their height, wider than a character but not by much.
   const emblem = (b: Glyph) => b.y0 < middle - 0.4 * charHeight && b.y1 > middle + 0.4 * charHeight
     && b.x1 - b.x0 > MAX_WIDTH * charHeight && b.x1 - b.x0 <= MAX_EMBLEM * charHeight;
-  const chars = blobs.filter(charLike);
+  // The characters' ink, the median of their colours (worked out only when a blob beside asks).
+  let lineInk: number[] | undefined;
+  const sameInk = (b: Glyph) => {
+    if (photo.channels !== 3) return true;
+    const own = (lineInk ??= [0, 1, 2].map((c) => medianOf(inside.map((i) => inkColour(photo, ink, i)[c]!))));
+    const v = inkColour(photo, ink, b);
+    return Math.hypot(v[0]! - own[0]!, v[1]! - own[1]!, v[2]! - own[2]!) <= SAME_INK;
+  };
+  const chars = blobs.filter((b) => charLike(b) && (inside.includes(b) || sameInk(b)));
   const emblems = all.filter(emblem);
   const gap = MAX_GAP * charHeight;
   // Walks outward from `edge` (dir +1 rightward, -1 leftward): character after character within

@@ -4,7 +4,7 @@ import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../..
 import { candidatesToRead, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { extendToInk } from './line-extension.js';
-import { fadeColouredGlyphs } from './coloured-glyphs.js';
+import { fadeColouredGlyphs, readThroughArtwork } from './coloured-glyphs.js';
 import { doubtDisagreements } from './look-agreement.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio, spans } from './plate-dedupe.js';
@@ -214,7 +214,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
     const plates: RankedPlate[] = [];
     for (const { candidate, views } of readings) {
-      const looks = doubtDisagreements(fadeColouredGlyphs(views));
+      const looks = doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views)));
       const ranked = bestOfViews(looks.map((chars) => firstScores.get(chars) ?? score(chars)));
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;

@@ -44,6 +44,20 @@ describe('rereadCandidates', () => {
     expect(narrow.widths[0]).toBe(plain.widths[0]);
   });
 
+  it('cuts a line whose box is far taller than its characters to their rows', async () => {
+    const glyphs: Array<[number, number, number, number]> = [[100, 60, 30, 70], [140, 60, 30, 70], [180, 60, 30, 70], [220, 60, 30, 70]];
+    const heights: number[] = [];
+    const ocr: CropRecognizer = {
+      async recognizeCrops(crops) {
+        heights.push(...crops.map((c) => c.height));
+        return crops.map(() => ({ text: 'A', charConfidences: [0.9], alternatives: [[]] }));
+      },
+    };
+    // The box runs 40 px above and below 70 px tall characters: the crop keeps a margin of 0.15 of them.
+    await rereadCandidates(picture(340, 200, glyphs), [{ lines: [rect(80, 20, 180, 150)], dscore: 0.9 }], ocr);
+    expect(heights[0]).toBeLessThan(100);
+  });
+
   it.each([
     ['the number before reading it', false],
     ['a close-up line too', true],

@@ -4,7 +4,7 @@ import { cropRect, warpQuad } from '../image/warp.js';
 import { type CharOption, topProb } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
 import { separatorMarks } from './separator-marks.js';
-import { numberColumns } from './small-print.js';
+import { numberColumns, toCharacterRows } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 /** Margin at the ends of a close-up line, in line heights: a close-up's box hugs the glyphs, and
@@ -142,7 +142,7 @@ export async function rereadCandidates(
     // Small print is looked for in the usual margin, close-ups included (most plates in a
     // scene are small enough to get one): a close-up's wider margin takes in the plate's edge
     // (an EU band, a frame), so close-ups without small print get that margin instead.
-    const usual = cutLine(image, padQuad(line, padding.x, padding.y), stretch);
+    const usual = toCharacterRows(cutLine(image, padQuad(line, padding.x, padding.y), stretch));
     const span = numberColumns(usual);
     if (span) {
       const number = cropRect(usual, span.x0, 0, span.x1 - span.x0, usual.height);

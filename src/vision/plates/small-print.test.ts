@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { numberColumns, withoutSmallPrint } from './small-print.js';
+import { numberColumns, toCharacterRows, withoutSmallPrint } from './small-print.js';
 
 type Rect = [x: number, y: number, w: number, h: number];
 
@@ -47,5 +47,23 @@ describe('small print beside a plate number', () => {
   it('does not judge characters too small to tell print from a broken glyph', () => {
     const tiny: Rect[] = [[30, 6, 6, 12], [40, 6, 6, 12], [50, 6, 6, 12]];
     expect(numberColumns(line(80, 24, [[20, 6, 5, 5], [20, 13, 5, 5], ...tiny]))).toBeNull();
+  });
+});
+
+describe('toCharacterRows', () => {
+  const glyphs = (y: number, h: number): Rect[] => number.map(([x, , w]) => [x, y, w, h]);
+
+  it('cuts a crop whose characters fill little of its height to their rows, with a margin', () => {
+    // Characters 60 px tall in the middle of a 140 px crop (the box took in artwork around them).
+    const rows = toCharacterRows(line(300, 140, glyphs(40, 60)));
+    expect(rows.width).toBe(300);
+    expect(rows.height).toBe(78);
+  });
+
+  it('leaves crops the characters fill, and characters off the crop\'s middle (a washed-out lower half)', () => {
+    const full = line(300, 80, glyphs(10, 60));
+    expect(toCharacterRows(full)).toBe(full);
+    const high = line(300, 140, glyphs(15, 50));
+    expect(toCharacterRows(high)).toBe(high);
   });
 });

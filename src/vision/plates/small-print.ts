@@ -6,12 +6,12 @@ import { otsuThreshold } from '../ocr/vertical-text.js';
 /** Bounds of one blob of ink in a line crop, pixels (x1, y1 exclusive). */
 export type Glyph = Component;
 
-/** Connected blobs of ink (4-connected), ink being the rarer Otsu class (characters cover
- * less of a line than the plate's background does, whichever is darker), or the darker class
- * when `darkInk` says so. `among`: the columns that class and its threshold are taken from
- * (default: all); beyond a plate's edge a car's body can outweigh the plate, and then the plate
- * itself would count as the ink. */
-export function inkBlobs(img: RawImage, options: { among?: { x0: number; x1: number }; darkInk?: boolean } = {}): Glyph[] {
+/** Ink pixels (1) of a crop: the rarer Otsu class (characters cover less of a line than the
+ * plate's background does, whichever is darker), or the darker class when `darkInk` says so.
+ * `among`: the columns that class and its threshold are taken from (default: all); beyond a
+ * plate's edge a car's body can outweigh the plate, and then the plate itself would count as
+ * the ink. */
+export function inkMask(img: RawImage, options: InkOptions = {}): Uint8Array {
   const gray = toGray(img);
   const { width: w, height: h } = img;
   const { among } = options;
@@ -22,7 +22,28 @@ export function inkBlobs(img: RawImage, options: { among?: { x0: number; x1: num
   const darkInk = options.darkInk ?? dark < sample.length / 2;
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) ink[i] = (gray[i]! <= t) === darkInk ? 1 : 0;
-  return componentBoxes(ink, w, h, 4);
+  return ink;
+}
+
+export interface InkOptions { among?: { x0: number; x1: number }; darkInk?: boolean }
+
+/** Connected blobs of ink (4-connected; see `inkMask`); `ink` a mask already made. */
+export function inkBlobs(img: RawImage, options: InkOptions = {}, ink = inkMask(img, options)): Glyph[] {
+  return componentBoxes(ink, img.width, img.height, 4);
+}
+
+/** The blobs of a line crop clear of its top and bottom, the height of its characters (the
+ * median of the blobs at least 0.4 of the crop tall) and the blobs of about that height (no
+ * wider than 1.2 of it); null with fewer than two of either. */
+function numberGlyphs(img: RawImage): { blobs: Glyph[]; charHeight: number; main: Glyph[] } | null {
+  const h = img.height;
+  const blobs = inkBlobs(img).filter((b) => b.y0 > 0 && b.y1 < h);
+  const tall = blobs.filter((b) => b.y1 - b.y0 >= 0.4 * h).map((b) => b.y1 - b.y0).sort((a, b) => a - b);
+  if (tall.length < 2) return null;
+  const charHeight = tall[Math.floor(tall.length / 2)]!;
+  const main = blobs.filter((b) => b.y1 - b.y0 >= 0.8 * charHeight && b.y1 - b.y0 <= 1.2 * charHeight && b.x1 - b.x0 <= 1.2 * charHeight);
+  if (main.length < 2) return null;
+  return { blobs, charHeight, main };
 }
 
 /** The grey values of columns `x0`..`x1` (clamped to the image). */
@@ -47,14 +68,9 @@ const MIN_CHAR_HEIGHT = 24;
  * a plate's type code (`US 5555`, `5555 HC`) or a dealer's digits are not part of the number,
  * and the recogniser reads them as one more character. Null when there is none. */
 export function numberColumns(img: RawImage): { x0: number; x1: number } | null {
-  const h = img.height;
-  const blobs = inkBlobs(img).filter((b) => b.y0 > 0 && b.y1 < h);
-  const tall = blobs.filter((b) => b.y1 - b.y0 >= 0.4 * h).map((b) => b.y1 - b.y0).sort((a, b) => a - b);
-  if (tall.length < 2) return null;
-  const charHeight = tall[Math.floor(tall.length / 2)]!;
-  if (charHeight < MIN_CHAR_HEIGHT) return null;
-  const main = blobs.filter((b) => b.y1 - b.y0 >= 0.8 * charHeight && b.y1 - b.y0 <= 1.2 * charHeight && b.x1 - b.x0 <= 1.2 * charHeight);
-  if (main.length < 2) return null;
+  const found = numberGlyphs(img);
+  if (!found || found.charHeight < MIN_CHAR_HEIGHT) return null;
+  const { blobs, charHeight, main } = found;
   const left = Math.min(...main.map((b) => b.x0));
   const right = Math.max(...main.map((b) => b.x1));
   const top = Math.min(...main.map((b) => b.y0));
@@ -75,6 +91,31 @@ export function numberColumns(img: RawImage): { x0: number; x1: number } | null 
   const x0 = cutBefore ? Math.round((Math.max(...before.map((b) => b.x1)) + left) / 2) : 0;
   const x1 = cutAfter ? Math.round((Math.min(...after.map((b) => b.x0)) + right) / 2) : img.width;
   return { x0, x1 };
+}
+
+/** Characters of a line crop fill less of its height than this: the detector's box took in
+ * artwork above or below them (a tree, mountains), and the recogniser, which shrinks the crop
+ * to its input height, reads them smaller and less surely (a Q's short tail read as O). */
+const LOOSE_FILL = 0.65;
+/** ... and their rows sit within this part of the crop's height of its middle: the box is grown
+ * evenly around text, so characters well off its middle are not whole (their lower half washed
+ * out by a reflection, which a cut to the dark rows would cut off). */
+const CENTRED_WITHIN = 0.1;
+/** Margin kept above and below the characters, in character heights. */
+const ROW_MARGIN = 0.15;
+
+/** A line crop cut to its characters' rows (with a margin) when they fill too little of its
+ * height (see LOOSE_FILL, CENTRED_WITHIN), else the crop itself. */
+export function toCharacterRows(img: RawImage): RawImage {
+  const found = numberGlyphs(img);
+  if (!found) return img;
+  const y0 = Math.min(...found.main.map((b) => b.y0));
+  const y1 = Math.max(...found.main.map((b) => b.y1));
+  const h = img.height;
+  if (y1 - y0 >= LOOSE_FILL * h || Math.abs((y0 + y1) / 2 - h / 2) >= CENTRED_WITHIN * h) return img;
+  const margin = ROW_MARGIN * (y1 - y0);
+  const top = Math.max(0, Math.floor(y0 - margin));
+  return cropRect(img, 0, top, img.width, Math.min(h, Math.ceil(y1 + margin)) - top);
 }
 
 /** The line crop without small print at its ends (see `numberColumns`), else the crop itself. */
