@@ -1,5 +1,5 @@
 import type { RawImage } from '../image/decode.js';
-import { quadBounds } from '../image/quad.js';
+import { quadBounds, quadCentre } from '../image/quad.js';
 import { cropRect } from '../image/warp.js';
 import { findPlateCandidates, type DetectedText } from './candidate-finder.js';
 import { detectionView } from './detection-view.js';
@@ -34,9 +34,8 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
   if (texts?.length === 0) texts = await closeUpTexts(image, b, lineHeight, WIDE_MARGIN_X, detector);
   if (!texts) return [candidate];
   const inside = texts.filter((t) => {
-    const cx = t.quad.reduce((s, p) => s + p.x, 0) / 4;
-    const cy = t.quad.reduce((s, p) => s + p.y, 0) / 4;
-    return cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1;
+    const { x, y } = quadCentre(t.quad);
+    return x >= b.x0 && x <= b.x1 && y >= b.y0 && y <= b.y1;
   });
   const refined = findPlateCandidates(inside, 4);
   if (refined.length === 0) return [candidate];
