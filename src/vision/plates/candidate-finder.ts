@@ -107,6 +107,10 @@ export function findPlateCandidates(texts: readonly DetectedText[], limit = Infi
 /** A candidate line this tall relative to the image makes the image a crop of a plate (the
  * number fills about half of a plate's height). */
 const CROP_LINE_SHARE = 0.25;
+/** Whether a text line `lineHeight` tall makes an image `imageHeight` tall a plate crop. */
+export function fillsPlateCrop(lineHeight: number, imageHeight: number): boolean {
+  return lineHeight >= CROP_LINE_SHARE * imageHeight;
+}
 /** ... and then lines under this part of its height are the plate's small print. */
 const SMALL_PRINT_SHARE = 0.5;
 
@@ -117,7 +121,7 @@ const SMALL_PRINT_SHARE = 0.5;
 export function withoutCropSmallPrint(candidates: readonly PlateCandidate[], imageHeight: number): PlateCandidate[] {
   const height = (c: PlateCandidate) => Math.max(...c.lines.map((q) => quadSize(q).height));
   const tallest = Math.max(0, ...candidates.map(height));
-  if (tallest < CROP_LINE_SHARE * imageHeight) return [...candidates];
+  if (!fillsPlateCrop(tallest, imageHeight)) return [...candidates];
   return candidates.filter((c) => height(c) >= SMALL_PRINT_SHARE * tallest);
 }
 

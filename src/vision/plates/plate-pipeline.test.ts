@@ -148,6 +148,27 @@ describe('second looks beside a settled plate', () => {
   });
 });
 
+describe('the shortest plate', () => {
+  // The fake line is 50 detector pixels tall: a quarter of a 320 x 100 crop (shown to the
+  // detector at twice its size), a few percent of a 1280 x 720 photo.
+  it.each([
+    { name: 'a three-character number that fills a plate crop is a plate', image: blank(320, 100), plates: ['248'] },
+    { name: 'a three-character line in a photo of a scene is not', image: blank(1280, 720), plates: [] },
+  ])('$name', async ({ image, plates }) => {
+    const { ocr } = fakeOcr('248', 0.97);
+    for (const mode of ['normal', 'fast'] as const) {
+      const res = await createPlatePipeline(ocr).read(image, options({ mode }));
+      expect(res.plates.map((p) => p.plate)).toEqual(plates);
+    }
+  });
+
+  it('two characters stay too short even on a crop', async () => {
+    const { ocr } = fakeOcr('48', 0.97);
+    const res = await createPlatePipeline(ocr).read(blank(320, 100), options());
+    expect(res.plates).toEqual([]);
+  });
+});
+
 describe('bestOfViews', () => {
   const scored = (plate: string, score: number) => ({ plate, score, matched: true, weakest: score, region: { code: 'us', score } });
 

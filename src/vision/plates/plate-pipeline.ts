@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { quadBounds, quadSize } from '../image/quad.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
-import { candidatesToRead, type DetectedText } from './candidate-finder.js';
+import { candidatesToRead, type DetectedText, fillsPlateCrop } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs, readThroughArtwork } from './coloured-glyphs.js';
@@ -81,6 +81,16 @@ export const MODES: Record<PlateMode, ModeSettings> = {
 
 
 export const MAX_CANDIDATES_PER_PLATE = 10;
+
+/** The number that fills a plate crop may be as short as this (low numbers, a serial beside a
+ * county number or an emblem, as on Wyoming's plates); in a photo of a scene a line that short
+ * is far more often a badge or a plate read in part, so there the mode's minimum stands. */
+const CROP_MIN_LENGTH = 3;
+
+/** The shortest reading a candidate may give: see CROP_MIN_LENGTH. */
+function minPlateLength(modeMin: number, lineHeight: number, imageHeight: number): number {
+  return fillsPlateCrop(lineHeight, imageHeight) ? Math.min(modeMin, CROP_MIN_LENGTH) : modeMin;
+}
 
 /** A finer pass that would show the detector the same picture as a coarser one (a small image,
  * a plate crop, enlarged to the same cap both times) looks at the image's own pixels instead:
@@ -182,7 +192,9 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       candidates = refined;
     }
     candidates = candidates.map((c) => extendToInk(image, c));
-    const score = (chars: CharOption[][]) => scoreReading(chars, options).filter((s) => s.plate.length >= mode.minLength && s.plate.length <= mode.maxLength);
+    // Readings as short as a plate crop allows; each candidate's own minimum is applied below.
+    const shortest = Math.min(mode.minLength, CROP_MIN_LENGTH);
+    const score = (chars: CharOption[][]) => scoreReading(chars, options).filter((s) => s.plate.length >= shortest && s.plate.length <= mode.maxLength);
     // The brightest channel only for candidates the first look did not settle: a reading that
     // fits a region's grammar with a sure score would not change (a third fewer recogniser runs).
     const firstScores = new Map<CharOption[][], ScoredPlate[]>();
@@ -191,8 +203,10 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       if (!ranked) firstScores.set(chars, (ranked = score(chars)));
       return ranked;
     };
+    // Whether a line is settled or plate-like is judged on readings of the mode's plate length.
+    const fullLength = (chars: CharOption[][]) => firstScore(chars).filter((r) => r.plate.length >= mode.minLength);
     const settled = (chars: CharOption[][]) => {
-      const top = firstScore(chars)[0];
+      const top = fullLength(chars)[0];
       return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => topProb(c) >= SETTLED_CHAR);
     };
     const secondLook = (chars: CharOption[][], _candidate: PlateCandidate, all: readonly CharOption[][][]) => {
@@ -207,7 +221,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       // second look once another line reads as a settled plate, nor ever in fast mode: that
       // look fades an emblem inside a plate, it does not turn other text into one. Plate-like
       // lines still get it: a photo may hold a second plate.
-      const plateLike = firstScore(chars).some((r) => r.matched);
+      const plateLike = fullLength(chars).some((r) => r.matched);
       return plateLike || (!mode.secondLookPlateLikeOnly && !all.some((o) => o !== chars && settled(o)));
     };
     const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
@@ -215,12 +229,13 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     const plates: RankedPlate[] = [];
     for (const { candidate, views } of readings) {
       const looks = doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views)));
-      const ranked = bestOfViews(looks.map((chars) => firstScores.get(chars) ?? score(chars)));
+      const height = lineHeight(candidate.lines);
+      const minLength = minPlateLength(mode.minLength, height, image.height);
+      const ranked = bestOfViews(looks.map((chars) => firstScores.get(chars) ?? score(chars))).filter((r) => r.plate.length >= minLength);
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
       const textBox = textBounds(candidate.lines);
       if (isOverlayText(top.plate, textBox, image.height)) continue;
-      const height = lineHeight(candidate.lines);
       const seen = new Set<string>();
       const list = ranked.filter((r) => !seen.has(r.plate) && seen.add(r.plate)).slice(0, MAX_CANDIDATES_PER_PLATE);
       plates.push({
