@@ -1,4 +1,5 @@
 import {
+  attributeFloat,
   attributeInt,
   decodeTensor,
   attributeInts,
@@ -143,11 +144,7 @@ export function fuseHardSwish(graph: OnnxGraph): number {
 
 function clipIs0To6(graph: OnnxGraph, clip: OnnxNode): boolean {
   if (clip.inputs.length >= 3) return scalarOf(graph, clip.inputs[1]!) === 0 && scalarOf(graph, clip.inputs[2]!) === 6;
-  const attr = (name: string) => {
-    const a = clip.attributes.find((x) => x.name === name);
-    return a?.kind === 'float' ? a.value : undefined;
-  };
-  return attr('min') === 0 && attr('max') === 6;
+  return attributeFloat(clip, 'min') === 0 && attributeFloat(clip, 'max') === 6;
 }
 
 /** Drops initializers no node reads any more. */
@@ -288,8 +285,7 @@ export function foldIntoConvTranspose(graph: OnnxGraph): number {
     const bn = soleReader(out);
     if (bn?.opType === 'BatchNormalization' && bn.outputs.length === 1 && bn.inputs[0] === out) {
       const [gamma, beta, mean, variance] = bn.inputs.slice(1, 5).map((i) => channelValues(graph, i, outChannels));
-      const eps = bn.attributes.find((a) => a.name === 'epsilon');
-      const epsilon = eps?.kind === 'float' ? eps.value : 1e-5;
+      const epsilon = attributeFloat(bn, 'epsilon') ?? 1e-5;
       if (gamma && beta && mean && variance) {
         for (let c = 0; c < outChannels; c++) {
           const s = gamma[c]! / Math.sqrt(variance[c]! + epsilon);

@@ -210,6 +210,10 @@ export const attributeInt = (n: OnnxNode, name: string): number | undefined => {
   const a = n.attributes.find((x) => x.name === name);
   return a?.kind === 'int' ? a.value : undefined;
 };
+export const attributeFloat = (n: OnnxNode, name: string): number | undefined => {
+  const a = n.attributes.find((x) => x.name === name);
+  return a?.kind === 'float' ? a.value : undefined;
+};
 
 export function floatsOf(t: OnnxTensorData): Float32Array {
   if (t.dataType !== TensorType.FLOAT) throw new Error(`onnx: ${t.name} is not float`);
