@@ -50,6 +50,9 @@ function inkColour(photo: RawImage, ink: Uint8Array, b: Glyph): number[] {
   return sum.map((v) => v / Math.max(1, n));
 }
 
+/** Channel by channel, the median of `colours`. */
+const medianColour = (colours: number[][]) => [0, 1, 2].map((c) => medianOf(colours.map((v) => v[c]!)));
+
 function inkBeyondIn(band: RawImage, photo: RawImage, x0: number, x1: number): { left: number; right: number } | null {
   const h = band.height;
   const options = { among: { x0, x1 } };
@@ -74,7 +77,7 @@ function inkBeyondIn(band: RawImage, photo: RawImage, x0: number, x1: number): {
   let lineInk: number[] | undefined;
   const sameInk = (b: Glyph) => {
     if (photo.channels !== 3) return true;
-    const own = (lineInk ??= [0, 1, 2].map((c) => medianOf(inside.map((i) => inkColour(photo, ink, i)[c]!))));
+    const own = (lineInk ??= medianColour(inside.map((i) => inkColour(photo, ink, i))));
     const v = inkColour(photo, ink, b);
     return Math.hypot(v[0]! - own[0]!, v[1]! - own[1]!, v[2]! - own[2]!) <= SAME_INK;
   };

@@ -32,10 +32,22 @@ export function inkBlobs(img: RawImage, options: InkOptions = {}, ink = inkMask(
   return componentBoxes(ink, img.width, img.height, 4);
 }
 
+type NumberGlyphs = { blobs: Glyph[]; charHeight: number; main: Glyph[] } | null;
+
+/** Each crop's glyphs, found once: a line is cut to its characters' rows (toCharacterRows) and
+ * then searched for small print (numberColumns), most often the same crop both times. */
+const glyphsOf = new WeakMap<RawImage, NumberGlyphs>();
+
 /** The blobs of a line crop clear of its top and bottom, the height of its characters (the
  * median of the blobs at least 0.4 of the crop tall) and the blobs of about that height (no
  * wider than 1.2 of it); null with fewer than two of either. */
-function numberGlyphs(img: RawImage): { blobs: Glyph[]; charHeight: number; main: Glyph[] } | null {
+function numberGlyphs(img: RawImage): NumberGlyphs {
+  let found = glyphsOf.get(img);
+  if (found === undefined) glyphsOf.set(img, (found = findNumberGlyphs(img)));
+  return found;
+}
+
+function findNumberGlyphs(img: RawImage): NumberGlyphs {
   const h = img.height;
   const blobs = inkBlobs(img).filter((b) => b.y0 > 0 && b.y1 < h);
   const tall = blobs.filter((b) => b.y1 - b.y0 >= 0.4 * h).map((b) => b.y1 - b.y0).sort((a, b) => a - b);
