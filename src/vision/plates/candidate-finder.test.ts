@@ -132,6 +132,10 @@ describe('a plate crop on which the detector boxed nothing', () => {
     expect(out.map((c) => [c.lines[0]![0].y, c.lines[0]![3].y])).toEqual(bands);
   });
 
+  it('is not read when threshold_d asks for surer plates than a guess', () => {
+    expect(candidatesToRead([], { limit: 3, minScore: 0.5, imageWidth: 164, imageHeight: 69 })).toEqual([]);
+  });
+
   it('is not read when the detector boxed any text', () => {
     const out = candidatesToRead([{ quad: rect(0, 0, 5, 5), score: 0.9 }], { limit: 3, minScore: 0.2, imageWidth: 164, imageHeight: 69 });
     expect(out).toEqual([]);

@@ -142,8 +142,10 @@ export interface CandidatePick {
  * join), and with a few of them the number would not be among the ones read. */
 export function candidatesToRead(texts: readonly DetectedText[], pick: CandidatePick): PlateCandidate[] {
   if (texts.length === 0) {
+    // The blind band has a plate-likeness like any candidate: a caller's threshold_d above it
+    // asks for surer plates than a guess.
     const blind = undetectedCrop(pick.imageWidth, pick.imageHeight);
-    return blind ? [blind] : [];
+    return blind && blind.dscore >= pick.minScore ? [blind] : [];
   }
   const all = findPlateCandidates(texts).filter((c) => c.dscore >= pick.minScore);
   const kept = pick.keepSmallPrint ? all : withoutCropSmallPrint(all, pick.imageHeight);
