@@ -22,6 +22,15 @@ describe('PP-OCR engine', () => {
     expect(line.box[0].x).toBeLessThan(80);
   });
 
+  it('gives where each character of an upright line is, along its box', async () => {
+    // Monospace at 56 px: one character every 33.7 px from x = 40.
+    const lines = await engine.readLines(await decodeImage(await rendered('1M8GDM9AXKP042788')));
+    const line = lines.find((l) => l.text === '1M8GDM9AXKP042788')!;
+    expect(line.charSpans).toHaveLength(17);
+    const centres = line.charSpans!.map((s) => line.box[0].x + (s.x0 + s.x1) / 2);
+    centres.forEach((c, i) => expect(Math.abs(c - (40 + 33.7 * (i + 0.5)))).toBeLessThan(17));
+  });
+
   it('reads an upside-down line', async () => {
     const upside = await sharp(await rendered('TRAILER 53012')).rotate(180).png().toBuffer();
     const lines = await engine.readLines(await decodeImage(upside));

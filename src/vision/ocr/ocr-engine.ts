@@ -263,6 +263,7 @@ class PpOcrEngine implements OcrEngine {
         charConfidences: b.d.charConfidences,
         alternatives: b.d.alternatives,
         box: l.box,
+        ...(b.layout === 'upright' && b.d.charSpans ? { charSpans: b.d.charSpans } : {}),
         orientation: l.orientation,
         layout: b.layout,
       });

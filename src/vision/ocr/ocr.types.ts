@@ -1,4 +1,4 @@
-import type { CharCandidate } from './ctc-decode.js';
+import type { CharCandidate, CharSpan } from './ctc-decode.js';
 import type { Quad } from './geometry.js';
 
 export type TextOrientation = 'horizontal' | 'vertical';
@@ -12,6 +12,9 @@ export interface TextLine {
   alternatives: CharCandidate[][];
   /** Corners in image pixels, clockwise from top-left. */
   box: Quad;
+  /** Read upright only: where each character was seen, in pixels along the box's top edge from
+   * its first corner. */
+  charSpans?: CharSpan[];
   orientation: TextOrientation;
   /** How the crop was read: as is, turned 180 (upside down), turned a quarter either way
    * (rotated vertical text), or re-laid from a stack of upright characters. */

@@ -5,7 +5,7 @@ import { quadBounds } from '../geometry.js';
 import type { CharSpan } from '../ctc-decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine } from '../ocr.types.js';
-import { type DigitRead, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading } from './odometer-rows.js';
+import { type DigitRead, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, withScaleLabelsApart } from './odometer-rows.js';
 import { type Cell, drumCells, ROLL_SHIFTS, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead, unsureDrumTenths } from './odometer-tenths.js';
 
 const OPTIONS = {
@@ -19,8 +19,17 @@ const OPTIONS = {
 function pieces(lines: TextLine[]): RowPiece[] {
   return lines.map((l) => {
     const b = quadBounds(l.box);
-    return { text: l.text, confidence: l.confidence, charConfidences: l.charConfidences, x: b.x0, y: b.y0, w: b.x1 - b.x0, h: b.y1 - b.y0 };
+    return { text: l.text, confidence: l.confidence, charConfidences: l.charConfidences, charSpans: spansInImage(l), x: b.x0, y: b.y0, w: b.x1 - b.x0, h: b.y1 - b.y0 };
   });
+}
+
+/** A line's character spans in image x: along the box's top edge, projected on the x axis. */
+function spansInImage(l: TextLine): CharSpan[] | undefined {
+  const [a, b] = l.box;
+  const length = Math.hypot(b.x - a.x, b.y - a.y);
+  if (!l.charSpans || length === 0) return undefined;
+  const along = (b.x - a.x) / length;
+  return l.charSpans.map((s) => ({ x0: a.x + s.x0 * along, x1: a.x + s.x1 * along }));
 }
 
 /**
@@ -49,7 +58,7 @@ const SURE_TURNED = 0.9;
  * upright image's pixels. */
 async function readTurned(engine: OcrEngine, image: RawImage, turns: number): Promise<{ reading: TextReading; score: number; firstConfidence: number } | undefined> {
   const view = rotateQuarter(image, turns);
-  const all = mergeDigitRuns(pieces(await engine.readLines(view, { detLimitSide: 1280, ...OPTIONS })));
+  const all = withScaleLabelsApart(mergeDigitRuns(pieces(await engine.readLines(view, { detLimitSide: 1280, ...OPTIONS }))));
   const top = rankOdometerLines(all)[0];
   if (!top) return undefined;
   const closeUp = await rereadRow(engine, view, top.piece, top.value, all);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, surerDigits, withFirstPassDigit, withoutForcedLast, withoutScaleNeighbours, withoutWindowEdge, withTenths } from './odometer-rows.js';
+import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, splitPiece, withScaleLabelsApart, surerDigits, withFirstPassDigit, withoutForcedLast, withoutScaleNeighbours, trailingScaleLabels, withoutWindowEdge, withTenths } from './odometer-rows.js';
 
 const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
 
@@ -39,6 +39,47 @@ describe('row digits', () => {
     ['00659', '0065917', '00659'], // two more digits: not one tenths wheel
     [undefined, '48249', '48249'],
   ])('withTenths(%j, %j) → %j', (boxed, widened, r) => expect(withTenths(boxed, widened)).toBe(r));
+});
+
+/** Spans around the given character centres, 8 px wide. */
+const spansAt = (centres: number[]) => centres.map((c) => ({ x0: c - 4, x1: c + 4 }));
+
+describe('dial labels boxed with the drum', () => {
+  it.each<[string, number[] | undefined, number[]]>([
+    // The window edge, the drum, a tenths wheel, then the dial's 70 in small print.
+    ['100094870', [4, 21, 62, 104, 146, 187, 221, 254, 266], [7]],
+    // 120 makes the row too long; the 70 before it is printed smaller than the drum.
+    ['0072370120', [17, 38, 66, 87, 108, 136, 150, 199, 209, 227], [7, 5]],
+    // ...without the characters' places only what makes the row too long goes.
+    ['0072370120', undefined, [7]],
+    // A 70 spaced like the drum's digits stays once the row is short enough.
+    ['0072370120', [20, 40, 60, 80, 100, 120, 140, 199, 209, 227], [7]],
+    ['01989070', undefined, []], // eight digits: left to cleanRowDigits
+    ['123456789', undefined, []], // too long, but no scale label ends it
+    ['1000948', undefined, []],
+  ])('trailingScaleLabels(%j) start at %j', (text, centres, want) => {
+    expect(trailingScaleLabels(text, centres && spansAt(centres))).toEqual(want);
+  });
+
+  it('splits a piece between characters, each part with its own confidences and places', () => {
+    const p: RowPiece = { text: '0072370120', confidence: 0.9, charConfidences: [0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.6, 0.6], charSpans: spansAt([317, 338, 366, 387, 408, 436, 450, 499, 509, 527]), x: 300, y: 50, w: 240, h: 40 };
+    const [drum, label] = splitPiece(p, [7])!;
+    expect(drum).toMatchObject({ text: '0072370', x: 300, w: 174.5, y: 50, h: 40 });
+    expect(drum!.confidence).toBeCloseTo(0.9);
+    expect(label).toMatchObject({ text: '120', x: 474.5, w: 65.5, charConfidences: [0.6, 0.6, 0.6] });
+    expect(label!.charSpans).toHaveLength(3);
+    expect(splitPiece(p, [7, 5])!.map((q) => q.text)).toEqual(['00723', '70', '120']);
+    expect(splitPiece({ ...p, charSpans: undefined }, [7])).toBeUndefined();
+  });
+
+  it('a drum boxed with two dial labels (ten digits, no reading) ranks once they are apart', () => {
+    const row: RowPiece = { text: '0072370120', confidence: 0.9, charSpans: spansAt([17, 38, 66, 87, 108, 136, 150, 199, 209, 227]), x: 0, y: 100, w: 248, h: 55 };
+    const pieces = [piece('20', 10, 20, 26), row, piece('140', 200, 200, 33)];
+    expect(rankOdometerLines(pieces)).toEqual([]);
+    const apart = withScaleLabelsApart(pieces);
+    expect(apart.map((p) => p.text)).toEqual(['20', '00723', '70', '120', '140']);
+    expect(rankOdometerLines(apart)[0]?.value).toBe('00723');
+  });
 });
 
 describe('mergeDigitRuns', () => {

@@ -15,6 +15,8 @@ export interface RowPiece {
   confidence: number;
   /** Per character of text, when the recogniser gave them. */
   charConfidences?: number[];
+  /** Per character of text, where it was seen, in image x. */
+  charSpans?: CharSpan[];
   x: number;
   y: number;
   w: number;
@@ -300,12 +302,70 @@ export function mergeDigitRuns(pieces: readonly RowPiece[]): RowPiece[] {
         const y = Math.min(run.y, next.y);
         const y1 = Math.max(run.y + run.h, next.y + next.h);
         const charConfidences = run.charConfidences && next.charConfidences ? [...run.charConfidences, ...next.charConfidences] : undefined;
-        run = { text: run.text + next.text, confidence: (run.confidence + next.confidence) / 2, charConfidences, x: run.x, y, w: x1 - run.x, h: y1 - y };
+        const charSpans = run.charSpans && next.charSpans ? [...run.charSpans, ...next.charSpans] : undefined;
+        run = { text: run.text + next.text, confidence: (run.confidence + next.confidence) / 2, charConfidences, charSpans, x: run.x, y, w: x1 - run.x, h: y1 - y };
       }
     }
     out.push(run);
   }
   return out;
+}
+
+/** A dial label's digits are smaller than the drum's: their centres closer than this share of
+ * the row's median step. */
+const LABEL_GLYPH_STEP = 0.75;
+
+/**
+ * Where the dial's scale labels the detector boxed with the drum on the right begin, in a digit
+ * row longer than any odometer (9 digits and more): round numbers cut from the end while the row
+ * is still too long ("100094870": the drum, then the dial's 70), then one more whose two small
+ * digits sit closer together than the drum's ("0072370120": 120, then 70). Label starts from
+ * the right; empty when the row is not too long or no label ends it.
+ */
+export function trailingScaleLabels(text: string, spans?: readonly CharSpan[]): number[] {
+  if (!/^\d{9,}$/.test(text)) return [];
+  const centres = spans?.length === text.length ? spanCentres(spans) : undefined;
+  const median = centres ? medianOf(stepsBetween(centres)) : 0;
+  const smallGlyphs = (end: number) => centres !== undefined && centres[end - 1]! - centres[end - 2]! < LABEL_GLYPH_STEP * median;
+  const labelAt = (end: number) => [3, 2].find((n) => isScaleNumber(text.slice(end - n, end)) && Number(text.slice(end - n, end)) <= MAX_SCALE_VALUE);
+  const starts: number[] = [];
+  let keep = text.length;
+  for (;;) {
+    const n = labelAt(keep);
+    if (n === undefined || keep - n < 3 || !(keep > 8 || (n === 2 && smallGlyphs(keep)))) break;
+    keep -= n;
+    starts.push(keep);
+  }
+  return keep <= 8 ? starts : [];
+}
+
+/**
+ * The piece cut before each of the characters `at`, halfway between that character and the one
+ * before it; undefined without the characters' places.
+ */
+export function splitPiece(p: RowPiece, at: readonly number[]): RowPiece[] | undefined {
+  const spans = p.charSpans;
+  if (!spans || spans.length !== p.text.length) return undefined;
+  const ks = [...new Set(at)].sort((a, b) => a - b);
+  if (ks.some((k) => k <= 0 || k >= p.text.length)) return undefined;
+  const xs = [p.x, ...ks.map((k) => (spans[k - 1]!.x1 + spans[k]!.x0) / 2), p.x + p.w];
+  if (xs.some((x, i) => i > 0 && x <= xs[i - 1]!)) return undefined;
+  const bounds = [0, ...ks, p.text.length];
+  return bounds.slice(1).map((to, i) => {
+    const from = bounds[i]!;
+    const charConfidences = p.charConfidences?.length === p.text.length ? p.charConfidences.slice(from, to) : undefined;
+    const confidence = charConfidences ? charConfidences.reduce((a, b) => a + b, 0) / charConfidences.length : p.confidence;
+    return { text: p.text.slice(from, to), confidence, charConfidences, charSpans: spans.slice(from, to), x: xs[i]!, y: p.y, w: xs[i + 1]! - xs[i]!, h: p.h };
+  });
+}
+
+/** Pieces too long for an odometer because their box took in the dial's scale labels on the
+ * right, split from those labels (each label its own piece, beside the drum). */
+export function withScaleLabelsApart(pieces: readonly RowPiece[]): RowPiece[] {
+  return pieces.flatMap((p) => {
+    const starts = trailingScaleLabels(p.text, p.charSpans);
+    return (starts.length > 0 && splitPiece(p, starts)) || [p];
+  });
 }
 
 /**
