@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { type CropRecognizer, cutEnds, cutLine, rereadCandidates, wantsWiderLook, WIDER_LOOK_STRETCH, widenQuad } from './plate-reread.js';
+import { type CropRecognizer, cutEnds, cutLine, rereadCandidates, wantsWiderLook, WIDER_LOOK_STRETCH, widenedLooks, widenQuad } from './plate-reread.js';
 import type { CharOption } from './plate-scoring.js';
 import type { Quad } from './plate.types.js';
 
@@ -86,21 +86,47 @@ describe('rereadCandidates', () => {
     expect(reading!.views).toHaveLength(2);
   });
 
-  it('reads a line again, widened on that side, when its first character sits at the crop edge', async () => {
-    const image = picture(400, 200, []);
-    const line = rect(100, 50, 200, 60);
+  /** Reads a narrow crop as `narrow` and a wider one as `wide`, the first character at the crop's
+   * left edge (the box cut through it); records the crops' widths. */
+  function edgeReader(narrowWidth: number, narrow: string, wide: string) {
     const widths: number[] = [];
     const ocr: CropRecognizer = {
       async recognizeCrops(crops) {
         widths.push(...crops.map((c) => c.width));
-        // The first character peaks in the crop's first columns: the box cut through a W.
-        return crops.map((c) => ({ text: 'NXY', charConfidences: [0.4, 0.99, 0.99], alternatives: [[], [], []], charSpans: [{ x0: 0, x1: 8 }, { x0: 24, x1: 32 }, { x0: c.width / 2, x1: c.width / 2 + 8 }] }));
+        return crops.map((c) => {
+          const text = c.width > narrowWidth ? wide : narrow;
+          const spans = [...text].map((_, n) => (n === 0 ? { x0: 0, x1: 8 } : { x0: 24 * n, x1: 24 * n + 8 }));
+          return { text, charConfidences: [...text].map((_, n) => (n === 0 ? 0.4 : 0.99)), alternatives: [...text].map(() => []), charSpans: spans };
+        });
       },
     };
+    return { ocr, widths };
+  }
+
+  it('reads a line again, widened on that side, when its first character sits at the crop edge', async () => {
+    const image = picture(400, 200, []);
+    const line = rect(100, 50, 200, 60);
+    const first = edgeReader(Infinity, 'NXY', 'NXY');
+    await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], first.ocr);
+    const narrowWidth = first.widths[0]!;
+    // The widened line shows a W the narrow one hid: the grammars choose between the looks.
+    const { ocr, widths } = edgeReader(narrowWidth, 'NXY', 'WNXY');
     const [reading] = await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], ocr);
-    // As photographed, brightest channel, then the widened look.
-    expect(reading!.views).toHaveLength(3);
-    expect(widths[2]).toBeGreaterThan(widths[0]!);
+    // As photographed and brightest channel, then widened as photographed.
+    expect(widths).toHaveLength(3);
+    expect(widths[2]).toBeGreaterThan(narrowWidth);
+    expect(reading!.views.map((v) => v.map((c) => c[0]!.char).join(''))).toEqual(['NXY', 'NXY', 'WNXY']);
+  });
+
+  it('reads a line cut through its end character from the widened looks alone when they read as many characters', async () => {
+    const image = picture(400, 200, []);
+    const line = rect(100, 50, 200, 60);
+    const first = edgeReader(Infinity, 'NXY', 'NXY');
+    await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], first.ocr);
+    // The cut W read as N; widened, the same three characters with the W whole.
+    const { ocr } = edgeReader(first.widths[0]!, 'NXY', 'WXY');
+    const [reading] = await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], ocr);
+    expect(reading!.views.map((v) => v.map((c) => c[0]!.char).join(''))).toEqual(['WXY', 'WXY']);
   });
 
   it('leaves out a character read over a separator dot between the groups', async () => {
@@ -200,5 +226,23 @@ describe('widenQuad', () => {
   it('moves only the asked end, along the line, by line heights', () => {
     const q = widenQuad(rect(100, 50, 200, 40), 0.5, 0);
     expect(q).toEqual(rect(80, 50, 220, 40));
+  });
+});
+
+describe('widenedLooks', () => {
+  const look = (text: string): CharOption[][] => [...text].map((char) => [{ char, prob: 0.9 }]);
+  const texts = (looks: CharOption[][][]) => looks.map((l) => l.map((c) => c[0]!.char).join(''));
+
+  it('puts the widened looks in the narrow ones\' place when they read as many characters', () => {
+    expect(texts(widenedLooks([look('MLOC29'), look('MLOC29')], [look('MLOC2S'), look('MLOC2S')]))).toEqual(['MLOC2S', 'MLOC2S']);
+  });
+
+  it('keeps a further narrow look the widened line did not get', () => {
+    expect(texts(widenedLooks([look('ABC9'), look('ABC9')], [look('ABCS')]))).toEqual(['ABCS', 'ABC9']);
+  });
+
+  it('adds the widened line\'s first look when it reads a different number of characters', () => {
+    expect(texts(widenedLooks([look('TC249'), look('TC249')], [look('WTC249'), look('WTC249')]))).toEqual(['TC249', 'TC249', 'WTC249']);
+    expect(texts(widenedLooks([look('ABC')], []))).toEqual(['ABC']);
   });
 });

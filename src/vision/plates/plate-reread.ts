@@ -114,6 +114,18 @@ export function wantsWiderLook(candidate: PlateCandidate, firstLook: readonly Ch
     && firstLook.some((c) => topProb(c) < DOUBTFUL_BELOW);
 }
 
+/** The looks at a line cut at an end, given `wide`, the same looks at it widened there (the
+ * brightest channel only if the line got one). Where the widened line reads as many characters,
+ * the cut showed part of a character rather than hid one: the narrow looks read that part (an S
+ * cut to a 9, which a format may even prefer), so the widened looks take their place. Else the
+ * widened line's first look joins them and the grammars choose (its brightest channel would only
+ * add readings of a line the box may not belong to: a badge read as a plate). */
+export function widenedLooks(narrow: readonly CharOption[][][], wide: readonly CharOption[][][]): CharOption[][][] {
+  if (wide.length === 0) return [...narrow];
+  if (wide[0]!.length === narrow[0]?.length) return [...wide, ...narrow.slice(wide.length)];
+  return [...narrow, wide[0]!];
+}
+
 export interface RereadOptions {
   /** Margin around each line, in line heights; `closeUpX` at the ends of close-up lines
    * (default CLOSE_UP_PAD_X). */
@@ -190,19 +202,34 @@ export async function rereadCandidates(
   const again = options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all;
   await readView(1, again);
   const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
-  // One more look, as photographed, at the candidates `which` names, from the crop `crop` cuts.
-  const addLook = async (which: readonly number[], crop: (i: number) => RawImage) => {
-    if (which.length === 0) return;
+  // The candidates `which` names read from the crops `crop` gives, by candidate.
+  const readEach = async (which: readonly number[], crop: (i: number) => RawImage) => {
+    const out = new Map<number, CharOption[][]>();
+    if (which.length === 0) return out;
     const crops = which.map(crop);
     const decoded = await recognize(crops);
-    decoded.forEach((d, k) => looks[which[k]!]!.push(charOptions(d, crops[k]!)));
+    decoded.forEach((d, k) => out.set(which[k]!, charOptions(d, crops[k]!)));
+    return out;
+  };
+  // One more look at the candidates `which` names, from the crop `crop` cuts.
+  const addLook = async (which: readonly number[], crop: (i: number) => RawImage) => {
+    for (const [i, look] of await readEach(which, crop)) looks[i]!.push(look);
   };
   // A one-line candidate read with a character at a side of its crop: once more, widened on that
-  // side (the grammars then choose between the looks).
-  await addLook(all.filter((i) => ends[i]!.left || ends[i]!.right), (i) => {
+  // side, as photographed; where that reads as many characters, in the brightest channel too if
+  // the line got it, and the widened looks take the narrow ones' place (see widenedLooks).
+  const cutAtEnd = all.filter((i) => ends[i]!.left || ends[i]!.right);
+  const wideCrops = new Map(cutAtEnd.map((i) => {
     const { left, right } = ends[i]!;
-    return cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0));
-  });
+    return [i, cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0))];
+  }));
+  const widePhotos = await readEach(cutAtEnd, (i) => wideCrops.get(i)!);
+  const whole = cutAtEnd.filter((i) => widePhotos.get(i)!.length === looks[i]![0]!.length);
+  const wideBright = await readEach(whole.filter((i) => again.includes(i)), (i) => brightestChannel(wideCrops.get(i)!));
+  for (const i of cutAtEnd) {
+    const wide = [widePhotos.get(i)!, ...(wideBright.has(i) ? [wideBright.get(i)!] : [])];
+    looks[i] = widenedLooks(looks[i]!, wide);
+  }
   await addLook(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!)),
     (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH));
   return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
