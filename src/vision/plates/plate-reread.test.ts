@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import { type CropRecognizer, cutEnds, cutLine, rereadCandidates, wantsWiderLook, WIDER_LOOK_STRETCH, widenedLooks, widenQuad } from './plate-reread.js';
 import type { CharOption } from './plate-scoring.js';
+import { referenceScale } from './photo-scale.js';
 import type { Quad } from './plate.types.js';
 
 const rect = (x: number, y: number, w: number, h: number): Quad => [
@@ -201,6 +202,17 @@ describe('wider look at small doubtful lines', () => {
     ['two stacked lines', line(24, 2), sure('4FEU387', 2), { width: 170, height: 48 }, false],
   ])('%s', (_name, candidate, firstLook, crop, expected) => {
     expect(wantsWiderLook(candidate, firstLook, crop)).toBe(expected);
+  });
+
+  it('judges a line of a photo larger than the reference size as if the photo were that size', () => {
+    // One line in a 1280 x 720 photo and the same photo upscaled to 1920 x 1080: the recogniser
+    // is shown both at the read height, so both are small.
+    const doubtful = sure('4FEU387', 2);
+    const crop = { width: 170, height: 48 };
+    expect(wantsWiderLook(line(40), doubtful, crop, referenceScale({ width: 1280, height: 720 }))).toBe(true);
+    expect(wantsWiderLook(line(60), doubtful, crop, referenceScale({ width: 1920, height: 1080 }))).toBe(true);
+    // A photo under the reference size keeps its own pixels.
+    expect(referenceScale({ width: 720, height: 480 })).toBe(1);
   });
 });
 

@@ -5,6 +5,7 @@ import { type CharOption, topProb } from './plate-scoring.js';
 import { brightestChannel } from './plate-variants.js';
 import { separatorMarks } from './separator-marks.js';
 import { numberColumns, toCharacterRows } from './small-print.js';
+import { referenceScale } from './photo-scale.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 /** Margin at the ends of a close-up line, in line heights: a close-up's box hugs the glyphs, and
@@ -104,12 +105,14 @@ const DOUBTFUL_BELOW = 0.75;
  * 0.7-0.8, and there a wider cut tipped a round leading O to D). */
 const CONDENSED_PITCH = 0.6;
 
-/** A one-line candidate whose line the recogniser saw small (enlarged to the read height), in
- * condensed type, whose first look (read from `crop`) holds a plate-length reading with a
- * doubtful character. */
-export function wantsWiderLook(candidate: PlateCandidate, firstLook: readonly CharOption[][], crop: { width: number; height: number }): boolean {
+/** A one-line candidate whose line is small (under the read height in reference pixels: see
+ * referenceScale; `scale` is the photo's), in condensed type, whose first look (read from
+ * `crop`) holds a plate-length reading with a doubtful character. The recogniser sees every
+ * line at the read height, so a line of an upscaled photo, cut taller, shows it no more detail
+ * than the same line of the original, which it had to enlarge. */
+export function wantsWiderLook(candidate: PlateCandidate, firstLook: readonly CharOption[][], crop: { width: number; height: number }, scale = 1): boolean {
   const [line] = candidate.lines;
-  return candidate.lines.length === 1 && quadSize(line!).height < READ_HEIGHT && firstLook.length >= 4
+  return candidate.lines.length === 1 && quadSize(line!).height * scale < READ_HEIGHT && firstLook.length >= 4
     && crop.width / (firstLook.length * crop.height) <= CONDENSED_PITCH
     && firstLook.some((c) => topProb(c) < DOUBTFUL_BELOW);
 }
@@ -230,7 +233,8 @@ export async function rereadCandidates(
     const wide = [widePhotos.get(i)!, ...(wideBright.has(i) ? [wideBright.get(i)!] : [])];
     looks[i] = widenedLooks(looks[i]!, wide);
   }
-  await addLook(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!)),
+  const scale = referenceScale(image);
+  await addLook(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!, scale)),
     (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH));
   return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
 }
