@@ -129,10 +129,3 @@ export function toCharacterRows(img: RawImage): RawImage {
   const top = Math.max(0, Math.floor(y0 - margin));
   return cropRect(img, 0, top, img.width, Math.min(h, Math.ceil(y1 + margin)) - top);
 }
-
-/** The line crop without small print at its ends (see `numberColumns`), else the crop itself. */
-export function withoutSmallPrint(img: RawImage): RawImage {
-  const span = numberColumns(img);
-  if (!span) return img;
-  return cropRect(img, span.x0, 0, span.x1 - span.x0, img.height);
-}
