@@ -38,18 +38,27 @@ export interface OcrEngine {
 }
 
 export interface OcrEngineOptions extends OnnxSessionOptions {
-  /** Recogniser sessions on worker threads of their own (0: one session on the calling thread).
-   * Default: OCR_RECOGNIZER_THREADS, else 2 on a machine with 2 cores or more. */
+  /** Recogniser sessions on worker threads of their own, beside the one on the calling thread
+   * (0: the calling thread's session alone, with `intraOpNumThreads`). Default:
+   * OCR_RECOGNIZER_THREADS, else 1 on a machine with 2 cores or more. */
   recognizerThreads?: number;
 }
 
-/** Crops of one call are read side by side on this many threads by default: a photo's plate
- * candidates and text lines are independent, and one recogniser session runs one crop at a time
- * on its thread (see session-pool.ts). More threads than two gain little: a photo has few crops. */
+/** By default the crops of one call are read two at a time, on the calling thread and one
+ * worker thread: a photo's plate candidates and text lines are independent, and one recogniser
+ * session runs one crop at a time (see session-pool.ts). */
 export function defaultRecognizerThreads(env = process.env.OCR_RECOGNIZER_THREADS, cores = defaultThreadCount()): number {
   const asked = env === undefined || env === '' ? NaN : Number(env);
   if (Number.isInteger(asked) && asked >= 0) return asked;
-  return cores >= 2 ? 2 : 0;
+  return cores >= 2 ? 1 : 0;
+}
+
+async function createRecognizer(options: OcrEngineOptions): Promise<ModelRunner> {
+  const workers = options.recognizerThreads ?? defaultRecognizerThreads();
+  if (workers === 0) return inThreadRunner(await createOnnxSession(OCR_MODEL_FILES.recognition, options));
+  // One intra-op thread per session: the sessions themselves fill the cores.
+  const local = await createOnnxSession(OCR_MODEL_FILES.recognition, { ...options, intraOpNumThreads: 1 });
+  return createSessionPool(OCR_MODEL_FILES.recognition, { ...options, workers, local });
 }
 
 function trimSpaces(d: DecodedText): DecodedText {
@@ -76,12 +85,9 @@ const VERTICAL_RATIO = 1.5;
 
 /** Loads the three PP-OCR sessions once; call once per worker thread and reuse. */
 export async function createOcrEngine(options: OcrEngineOptions = {}): Promise<OcrEngine> {
-  const recognizerThreads = options.recognizerThreads ?? defaultRecognizerThreads();
   const [det, rec, cls] = await Promise.all([
     createOnnxSession(OCR_MODEL_FILES.detection, options),
-    recognizerThreads > 0
-      ? createSessionPool(OCR_MODEL_FILES.recognition, recognizerThreads, options)
-      : createOnnxSession(OCR_MODEL_FILES.recognition, options).then(inThreadRunner),
+    createRecognizer(options),
     createOnnxSession(OCR_MODEL_FILES.angle, options),
   ]);
   const table = loadPpOcrCharTable();

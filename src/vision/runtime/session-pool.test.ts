@@ -8,7 +8,7 @@ const dims = [1, 3, 48, 192] as const;
 const input = (seed: number) => Float32Array.from({ length: 3 * 48 * 192 }, (_, i) => Math.sin(i * 0.37 + seed));
 
 describe('session pool', () => {
-  const pool = createSessionPool(MODEL, 2, { precision: 'fp32' });
+  const pool = createSessionPool(MODEL, { workers: 2, precision: 'fp32' });
   afterAll(() => pool.close());
 
   it('gives each of many runs awaited together the output of its own input, as an in-thread session does', async () => {
@@ -36,8 +36,27 @@ describe('session pool', () => {
     expect((await pool.run(input(9), dims)).dims).toEqual([1, 2]);
   });
 
+  it('shares the runs between worker threads and a session on the calling thread', async () => {
+    const local = await createOnnxSession(MODEL, { precision: 'fp32', intraOpNumThreads: 1 });
+    let localRuns = 0;
+    const counted = new Proxy(local, {
+      get: (target, key) => (key === 'run' ? (...args: Parameters<typeof local.run>) => (localRuns++, target.run(...args)) : Reflect.get(target, key)),
+    });
+    const mixed = createSessionPool(MODEL, { workers: 1, local: counted, precision: 'fp32' });
+    try {
+      expect(mixed.parallelism).toBe(2);
+      const seeds = [0, 1, 2, 3];
+      const outs = await Promise.all(seeds.map((s) => mixed.run(input(s), dims)));
+      for (const [k, s] of seeds.entries()) expect([...outs[k]!.data]).toEqual([...(await inThreadRunner(local).run(input(s), dims)).data]);
+      expect(localRuns).toBeGreaterThan(0);
+      expect(localRuns).toBeLessThan(seeds.length);
+    } finally {
+      await mixed.close();
+    }
+  });
+
   it('refuses runs once closed', async () => {
-    const closed = createSessionPool(MODEL, 1, { precision: 'fp32' });
+    const closed = createSessionPool(MODEL, { workers: 1, precision: 'fp32' });
     await closed.run(input(1), dims);
     await closed.close();
     await expect(closed.run(input(1), dims)).rejects.toThrow(/closed/);

@@ -21,21 +21,33 @@ interface Task { data: Float32Array; dims: readonly number[]; resolve: (o: Model
 
 interface Slot { worker: Worker; task?: Task }
 
-/** `size` sessions of one model, each on its own worker thread with one intra-op thread: runs
- * awaited together then proceed side by side, one per core, where one session's intra-op
- * threads gain little on the small recogniser (2 threads: 1.1 times faster for 1.5 times the
- * CPU). An input that fills its buffer is transferred to the worker: a caller must not reuse it. Threads
- * keep the process alive only while they have work. */
-export function createSessionPool(file: string, size: number, options: OnnxSessionOptions = {}): ModelRunner {
+export interface SessionPoolOptions extends OnnxSessionOptions {
+  /** Sessions on worker threads of their own, one intra-op thread each. */
+  workers: number;
+  /** A session on the calling thread that takes its share of the runs: it needs no hand-over,
+   * so on a busy machine, when a worker thread waits for a core, the calling thread goes on
+   * with the next runs instead of waiting for it. */
+  local?: OnnxSession;
+}
+
+/** Sessions of one model that run side by side: `workers` on worker threads, plus `local` on
+ * the calling thread. One session's intra-op threads gain little on the small recogniser (2
+ * threads: 1.1 times faster for 1.5 times the CPU); sessions on separate threads run one input
+ * per core. Each free worker takes the next queued run first, then the local session does. An
+ * input a worker takes is transferred when it fills its buffer: a caller must not reuse it.
+ * Worker threads keep the process alive only while they have work. */
+export function createSessionPool(file: string, options: SessionPoolOptions): ModelRunner {
+  const { workers: size, local, ...sessionOptions } = options;
   const queue: Task[] = [];
   const slots: Slot[] = [];
+  let localBusy = false;
   let closed = false;
 
   const spawn = (): Slot => {
     const module = siblingModule(import.meta.url, 'session-pool.worker');
     const fromSource = module.pathname.endsWith('.ts');
     const worker = new Worker(fromSource ? new URL('./ts-worker-bootstrap.mjs', import.meta.url) : module, {
-      workerData: { file, options: { ...options, intraOpNumThreads: 1 } },
+      workerData: { file, options: { ...sessionOptions, intraOpNumThreads: 1 } },
       env: { ...process.env, VIGIL_WORKER_TARGET: module.href },
     });
     worker.unref();
@@ -58,26 +70,38 @@ export function createSessionPool(file: string, size: number, options: OnnxSessi
     return slot;
   };
 
+  const toWorker = (slot: Slot, task: Task) => {
+    slot.task = task;
+    slot.worker.ref();
+    // Only a buffer the input fills on its own is handed over whole.
+    const data = task.data.byteOffset === 0 && task.data.byteLength === task.data.buffer.byteLength ? task.data : task.data.slice();
+    slot.worker.postMessage({ data, dims: [...task.dims] }, [data.buffer as ArrayBuffer]);
+  };
+
+  const runLocal = (session: OnnxSession, task: Task) => {
+    localBusy = true;
+    runSingle(session, task.data, task.dims).then(task.resolve, task.reject).finally(() => {
+      localBusy = false;
+      next();
+    });
+  };
+
   const next = () => {
     while (queue.length > 0 && !closed) {
       let slot = slots.find((s) => !s.task);
       if (!slot && slots.length < size) slots.push((slot = spawn()));
-      if (!slot) return;
-      const task = queue.shift()!;
-      slot.task = task;
-      slot.worker.ref();
-      slot.worker.postMessage({ data: task.data, dims: [...task.dims] }, [task.data.buffer as ArrayBuffer]);
+      if (slot) toWorker(slot, queue.shift()!);
+      else if (local && !localBusy) runLocal(local, queue.shift()!);
+      else return;
     }
   };
 
   return {
-    parallelism: size,
+    parallelism: size + (local ? 1 : 0),
     run(data, dims) {
       if (closed) return Promise.reject(new Error('session pool is closed'));
       return new Promise<ModelOutput>((resolve, reject) => {
-        // Only a buffer the input fills on its own is handed over whole.
-        const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
-        queue.push({ data: own, dims, resolve, reject });
+        queue.push({ data, dims, resolve, reject });
         next();
       });
     },
