@@ -188,22 +188,27 @@ export async function rereadCandidates(
   await readView(0, all);
   const firstViews = all.map((i) => views[i]![0]!);
   const again = options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all;
-  await readView(1, again);
-  const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
   // One more look, as photographed, at the candidates `which` names, from the crop `crop` cuts.
-  const addLook = async (which: readonly number[], crop: (i: number) => RawImage) => {
-    if (which.length === 0) return;
+  const extraLooks = async (which: readonly number[], crop: (i: number) => RawImage) => {
+    if (which.length === 0) return [];
     const crops = which.map(crop);
     const decoded = await recognize(crops);
-    decoded.forEach((d, k) => looks[which[k]!]!.push(charOptions(d, crops[k]!)));
+    return decoded.map((d, k) => ({ i: which[k]!, look: charOptions(d, crops[k]!) }));
   };
-  // A one-line candidate read with a character at a side of its crop: once more, widened on that
-  // side (the grammars then choose between the looks).
-  await addLook(all.filter((i) => ends[i]!.left || ends[i]!.right), (i) => {
-    const { left, right } = ends[i]!;
-    return cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0));
-  });
-  await addLook(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!)),
-    (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH));
+  // Every look after the first depends on the first alone: all are read at once (the recogniser
+  // may have several threads), then added in a fixed order.
+  const [, widened, wider] = await Promise.all([
+    readView(1, again),
+    // A one-line candidate read with a character at a side of its crop: once more, widened on
+    // that side (the grammars then choose between the looks).
+    extraLooks(all.filter((i) => ends[i]!.left || ends[i]!.right), (i) => {
+      const { left, right } = ends[i]!;
+      return cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0));
+    }),
+    extraLooks(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!)),
+      (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH)),
+  ]);
+  const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
+  for (const { i, look } of [...widened, ...wider]) looks[i]!.push(look);
   return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
 }
