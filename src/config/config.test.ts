@@ -31,6 +31,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OCR_PRECISION: 'fp32' })).not.toThrow();
   });
 
+  it('accepts any recogniser thread count from 0 (the worker thread itself)', () => {
+    expect(() => loadConfig({ OCR_RECOGNIZER_THREADS: '0' })).not.toThrow();
+    expect(() => loadConfig({ OCR_RECOGNIZER_THREADS: '2' })).not.toThrow();
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
@@ -38,6 +43,8 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['LOG_LEVEL', 'loud'],
     ['OCR_PRECISION', 'int8'],
+    ['OCR_RECOGNIZER_THREADS', 'two'],
+    ['OCR_RECOGNIZER_THREADS', '-1'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrowError(new RegExp(`${name}=`));

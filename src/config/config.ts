@@ -51,6 +51,9 @@ const envSchema = z.object({
       ctx.addIssue({ code: 'custom', message: (err as Error).message });
     }
   }),
+  /** Read by the OCR engine (src/vision/ocr/ocr-engine.ts): recogniser sessions on threads of
+   * their own per analysis worker, beside the one on its thread (0: that one alone). Default there: 1 on 2+ cores. */
+  OCR_RECOGNIZER_THREADS: z.coerce.number().int().min(0).max(16).optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
   LICENSE_KEY: z.string().default(''),

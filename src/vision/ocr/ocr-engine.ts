@@ -2,11 +2,13 @@ import type { RawImage } from '../image/decode.js';
 import { rotateQuarter, warpQuad } from '../image/warp.js';
 import {
   createOnnxSession,
+  defaultThreadCount,
   OCR_MODEL_FILES,
   type OnnxSession,
   type OnnxSessionOptions,
   runSingle,
 } from '../runtime/onnx-session.js';
+import { createSessionPool, inThreadRunner, type ModelRunner } from '../runtime/session-pool.js';
 import { prepareAngleBatch, upsideDownFlags } from './angle-classifier.js';
 import { ctcGreedyDecode, type DecodedText } from './ctc-decode.js';
 import { dbPostprocess } from './db-postprocess.js';
@@ -35,7 +37,29 @@ export interface OcrEngine {
   classifyUpsideDown(crops: readonly RawImage[]): Promise<boolean[]>;
 }
 
-export interface OcrEngineOptions extends OnnxSessionOptions {}
+export interface OcrEngineOptions extends OnnxSessionOptions {
+  /** Recogniser sessions on worker threads of their own, beside the one on the calling thread
+   * (0: the calling thread's session alone, with `intraOpNumThreads`). Default:
+   * OCR_RECOGNIZER_THREADS, else 1 on a machine with 2 cores or more. */
+  recognizerThreads?: number;
+}
+
+/** By default the crops of one call are read two at a time, on the calling thread and one
+ * worker thread: a photo's plate candidates and text lines are independent, and one recogniser
+ * session runs one crop at a time (see session-pool.ts). */
+export function defaultRecognizerThreads(env = process.env.OCR_RECOGNIZER_THREADS, cores = defaultThreadCount()): number {
+  const asked = env === undefined || env === '' ? NaN : Number(env);
+  if (Number.isInteger(asked) && asked >= 0) return asked;
+  return cores >= 2 ? 1 : 0;
+}
+
+async function createRecognizer(options: OcrEngineOptions): Promise<ModelRunner> {
+  const workers = options.recognizerThreads ?? defaultRecognizerThreads();
+  if (workers === 0) return inThreadRunner(await createOnnxSession(OCR_MODEL_FILES.recognition, options));
+  // One intra-op thread per session: the sessions themselves fill the cores.
+  const local = await createOnnxSession(OCR_MODEL_FILES.recognition, { ...options, intraOpNumThreads: 1 });
+  return createSessionPool(OCR_MODEL_FILES.recognition, { ...options, workers, local });
+}
 
 function trimSpaces(d: DecodedText): DecodedText {
   const start = d.text.length - d.text.trimStart().length;
@@ -63,7 +87,7 @@ const VERTICAL_RATIO = 1.5;
 export async function createOcrEngine(options: OcrEngineOptions = {}): Promise<OcrEngine> {
   const [det, rec, cls] = await Promise.all([
     createOnnxSession(OCR_MODEL_FILES.detection, options),
-    createOnnxSession(OCR_MODEL_FILES.recognition, options),
+    createRecognizer(options),
     createOnnxSession(OCR_MODEL_FILES.angle, options),
   ]);
   const table = loadPpOcrCharTable();
@@ -75,7 +99,7 @@ class PpOcrEngine implements OcrEngine {
 
   constructor(
     private readonly det: OnnxSession,
-    private readonly rec: OnnxSession,
+    private readonly rec: ModelRunner,
     private readonly cls: OnnxSession,
     private readonly table: CharTable,
   ) {}
@@ -101,39 +125,47 @@ class PpOcrEngine implements OcrEngine {
       const short = crops.map((c, i) => i).filter((i) => recWidth(crops[i]!, Infinity) <= PACK_MAX_WIDTH);
       if (short.length > 1) {
         const long = crops.map((c, i) => i).filter((i) => recWidth(crops[i]!, Infinity) > PACK_MAX_WIDTH);
-        const packed = await this.recognizePacked(short.map((i) => crops[i]!), mask);
-        const alone = long.length ? await this.recognizeCrops(long.map((i) => crops[i]!), { ...options, pack: false }) : [];
+        // Both at once: with recogniser threads, the long crops need not wait for the packed lines.
+        const [packed, alone] = await Promise.all([
+          this.recognizePacked(short.map((i) => crops[i]!), mask),
+          long.length ? this.recognizeCrops(long.map((i) => crops[i]!), { ...options, pack: false }) : [],
+        ]);
         const results: DecodedText[] = new Array(crops.length);
         short.forEach((i, k) => (results[i] = packed[k]!));
         long.forEach((i, k) => (results[i] = alone[k]!));
         return results;
       }
     }
-    // Similar widths in a batch waste less padding.
+    // Similar widths in a batch waste less padding. The batches are read side by side when the
+    // recogniser has several threads; they stay as they are (a crop padded to another's width
+    // can read differently).
     const order = crops.map((c, i) => ({ i, r: c.width / Math.max(1, c.height) })).sort((a, b) => a.r - b.r);
+    const perBatch = Math.max(1, batchSize);
     const results: DecodedText[] = new Array(crops.length);
-    for (let s = 0; s < order.length; s += batchSize) {
-      const slice = order.slice(s, s + batchSize);
+    const slices: Array<typeof order> = [];
+    for (let s = 0; s < order.length; s += perBatch) slices.push(order.slice(s, s + perBatch));
+    await Promise.all(slices.map(async (slice) => {
       const batch = prepareRecognitionBatch(slice.map((o) => crops[o.i]!));
-      const out = await runSingle(this.rec, batch.data, batch.dims);
+      const batchWidth = batch.dims[3];
+      const out = await this.rec.run(batch.data, batch.dims);
       const [, frames = 0, classes = 0] = out.dims;
       slice.forEach((o, n) => {
         const probs = out.data.subarray(n * frames * classes, (n + 1) * frames * classes);
         // Frames cover batch columns; the crop was scaled to recWidth of them.
         const crop = crops[o.i]!;
-        const frameWidth = (batch.dims[3] / Math.max(1, frames)) * (crop.width / recWidth(crop, batch.dims[3]));
+        const frameWidth = (batchWidth / Math.max(1, frames)) * (crop.width / recWidth(crop, batchWidth));
         results[o.i] = ctcGreedyDecode(probs, frames, classes, this.table.chars, { mask, frameWidth });
       });
-    }
+    }));
     return results;
   }
 
   /** Short crops side by side on wide lines (see packRecognitionLines), one line per run. */
   private async recognizePacked(crops: readonly RawImage[], mask: Uint8Array | undefined): Promise<DecodedText[]> {
     const results: DecodedText[] = new Array(crops.length);
-    for (const line of packRecognitionLines(crops)) {
+    await Promise.all(packRecognitionLines(crops).map(async (line) => {
       const input = preparePackedLine(crops, line);
-      const out = await runSingle(this.rec, input.data, input.dims);
+      const out = await this.rec.run(input.data, input.dims);
       const [, frames = 0, classes = 0] = out.dims;
       const stride = line.width / Math.max(1, frames);
       for (const s of line.slots) {
@@ -144,7 +176,7 @@ class PpOcrEngine implements OcrEngine {
         // The padding between slots may decode as a space: not part of the crop's text.
         results[s.crop] = trimSpaces(ctcGreedyDecode(out.data.subarray(f0 * classes, f1 * classes), f1 - f0, classes, this.table.chars, { mask, ...framing }));
       }
-    }
+    }));
     return results;
   }
 

@@ -185,6 +185,28 @@ describe('wider look at small doubtful lines', () => {
     expect(wider.width / first.width).toBeCloseTo(WIDER_LOOK_STRETCH, 1);
   });
 
+  it('asks for the brightest channel and the wider cut at once, and keeps their order', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const probs = [0.9, 0.6, 0.55, 0.9, 0.99, 0.99, 0.99];
+    const widths: number[] = [];
+    const ocr: CropRecognizer = {
+      async recognizeCrops(crops) {
+        most = Math.max(most, ++inFlight);
+        const first = widths.length === 0;
+        const call = widths.push(crops[0]!.width);
+        // The wider cut answers first: its look must still come last.
+        await new Promise((r) => setTimeout(r, first ? 0 : 40 / call));
+        inFlight--;
+        return crops.map(() => ({ text: `${call + 1}FEU387`, charConfidences: probs, alternatives: probs.map(() => []) }));
+      },
+    };
+    const [reading] = await rereadCandidates(image, [{ lines: [small], dscore: 0.9 }], ocr);
+    expect(most).toBe(2);
+    expect(widths[2]! / widths[0]!).toBeCloseTo(WIDER_LOOK_STRETCH, 1);
+    expect(reading!.views.map((v) => v[0]![0]!.char)).toEqual(['2', '3', '4']);
+  });
+
   it('does not read a small line again when every character is sure', async () => {
     const { ocr } = reader('4EEU387', [0.9, 0.95, 0.9, 0.9, 0.99, 0.99, 0.99]);
     const [reading] = await rereadCandidates(image, [{ lines: [small], dscore: 0.9 }], ocr);

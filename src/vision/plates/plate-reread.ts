@@ -203,8 +203,6 @@ export async function rereadCandidates(
   await readView(0, all);
   const firstViews = all.map((i) => views[i]![0]!);
   const again = options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all;
-  await readView(1, again);
-  const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
   // The candidates `which` names read from the crops `crop` gives, by candidate.
   const readEach = async (which: readonly number[], crop: (i: number) => RawImage) => {
     const out = new Map<number, CharOption[][]>();
@@ -214,10 +212,6 @@ export async function rereadCandidates(
     decoded.forEach((d, k) => out.set(which[k]!, charOptions(d, crops[k]!)));
     return out;
   };
-  // One more look at the candidates `which` names, from the crop `crop` cuts.
-  const addLook = async (which: readonly number[], crop: (i: number) => RawImage) => {
-    for (const [i, look] of await readEach(which, crop)) looks[i]!.push(look);
-  };
   // A one-line candidate read with a character at a side of its crop: once more, widened on that
   // side, as photographed; where that reads as many characters, in the brightest channel too if
   // the line got it, and the widened looks take the narrow ones' place (see widenedLooks).
@@ -226,15 +220,26 @@ export async function rereadCandidates(
     const { left, right } = ends[i]!;
     return [i, cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0))];
   }));
-  const widePhotos = await readEach(cutAtEnd, (i) => wideCrops.get(i)!);
-  const whole = cutAtEnd.filter((i) => widePhotos.get(i)!.length === looks[i]![0]!.length);
-  const wideBright = await readEach(whole.filter((i) => again.includes(i)), (i) => brightestChannel(wideCrops.get(i)!));
+  const readWidened = async () => {
+    const photos = await readEach(cutAtEnd, (i) => wideCrops.get(i)!);
+    const whole = cutAtEnd.filter((i) => photos.get(i)!.length === views[i]![0]!.length);
+    const bright = await readEach(whole.filter((i) => again.includes(i)), (i) => brightestChannel(wideCrops.get(i)!));
+    return { photos, bright };
+  };
+  const scale = referenceScale(image);
+  // Every look after the first depends on the first alone: all are read at once (the recogniser
+  // may have several threads), then added in a fixed order.
+  const [, widened, wider] = await Promise.all([
+    readView(1, again),
+    readWidened(),
+    readEach(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!, scale)),
+      (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH)),
+  ]);
+  const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
   for (const i of cutAtEnd) {
-    const wide = [widePhotos.get(i)!, ...(wideBright.has(i) ? [wideBright.get(i)!] : [])];
+    const wide = [widened.photos.get(i)!, ...(widened.bright.has(i) ? [widened.bright.get(i)!] : [])];
     looks[i] = widenedLooks(looks[i]!, wide);
   }
-  const scale = referenceScale(image);
-  await addLook(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!, scale)),
-    (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH));
+  for (const [i, look] of wider) looks[i]!.push(look);
   return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
 }
