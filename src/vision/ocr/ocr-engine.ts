@@ -2,7 +2,6 @@ import type { RawImage } from '../image/decode.js';
 import { rotateQuarter, warpQuad } from '../image/warp.js';
 import {
   createOnnxSession,
-  defaultThreadCount,
   OCR_MODEL_FILES,
   type OnnxSession,
   type OnnxSessionOptions,
@@ -40,17 +39,17 @@ export interface OcrEngine {
 export interface OcrEngineOptions extends OnnxSessionOptions {
   /** Recogniser sessions on worker threads of their own, beside the one on the calling thread
    * (0: the calling thread's session alone, with `intraOpNumThreads`). Default:
-   * OCR_RECOGNIZER_THREADS, else 1 on a machine with 2 cores or more. */
+   * OCR_RECOGNIZER_THREADS, else 0. */
   recognizerThreads?: number;
 }
 
-/** By default the crops of one call are read two at a time, on the calling thread and one
- * worker thread: a photo's plate candidates and text lines are independent, and one recogniser
- * session runs one crop at a time (see session-pool.ts). */
-export function defaultRecognizerThreads(env = process.env.OCR_RECOGNIZER_THREADS, cores = defaultThreadCount()): number {
+/** With recogniser threads the crops of one call are read side by side (see session-pool.ts):
+ * 5-10% less CPU per photo, but on the 2-core machine 5-15% more time per plate photo in
+ * alternating rounds, so by default the recogniser stays on the calling thread; a machine that
+ * runs many photos at once and is short of CPU rather than of latency can turn them on. */
+export function defaultRecognizerThreads(env = process.env.OCR_RECOGNIZER_THREADS): number {
   const asked = env === undefined || env === '' ? NaN : Number(env);
-  if (Number.isInteger(asked) && asked >= 0) return asked;
-  return cores >= 2 ? 1 : 0;
+  return Number.isInteger(asked) && asked >= 0 ? asked : 0;
 }
 
 async function createRecognizer(options: OcrEngineOptions): Promise<ModelRunner> {
