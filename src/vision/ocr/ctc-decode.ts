@@ -37,7 +37,7 @@ export interface CtcOptions {
  * Repeated classes collapse unless a blank separates them. */
 export function ctcGreedyDecode(probs: Float32Array, frames: number, classes: number, chars: readonly string[], options: CtcOptions = {}): DecodedText {
   const { mask, topK = 3, frameWidth = 1, frameOffset = 0 } = options;
-  const allowed = mask ? allowedClasses(mask, classes) : undefined;
+  const scan = mask ? allowedClasses(mask, classes) : everyClass(classes);
   let text = '';
   const charConfidences: number[] = [];
   const alternatives: CharCandidate[][] = [];
@@ -50,29 +50,19 @@ export function ctcGreedyDecode(probs: Float32Array, frames: number, classes: nu
     if (prev === 0 || curBestFrame < 0) return;
     text += chars[prev] ?? '';
     charConfidences.push(curBestProb);
-    alternatives.push(topClasses(probs, curBestFrame * classes, classes, chars, allowed, topK));
+    alternatives.push(topClasses(probs, curBestFrame * classes, chars, scan, topK));
     charSpans.push({ x0: frameOffset + curFirstFrame * frameWidth, x1: frameOffset + end * frameWidth });
   };
   for (let t = 0; t < frames; t++) {
     const base = t * classes;
     let best = 0;
     let bestP = -1;
-    if (allowed) {
-      for (let k = 0; k < allowed.length; k++) {
-        const c = allowed[k]!;
-        const p = probs[base + c]!;
-        if (p > bestP) {
-          bestP = p;
-          best = c;
-        }
-      }
-    } else {
-      for (let c = 0; c < classes; c++) {
-        const p = probs[base + c]!;
-        if (p > bestP) {
-          bestP = p;
-          best = c;
-        }
+    for (let k = 0; k < scan.length; k++) {
+      const c = scan[k]!;
+      const p = probs[base + c]!;
+      if (p > bestP) {
+        bestP = p;
+        best = c;
       }
     }
     if (best !== prev) {
@@ -106,11 +96,19 @@ function allowedClasses(mask: Uint8Array, classes: number): Int32Array {
   return allowed.length > 0 && allowed[allowed.length - 1]! >= classes ? allowed.filter((c) => c < classes) : allowed;
 }
 
-function topClasses(probs: Float32Array, base: number, classes: number, chars: readonly string[], allowed: Int32Array | undefined, k: number): CharCandidate[] {
+/** Every class, 0 to `classes` - 1: the scan without a mask. */
+const everyByCount = new Map<number, Int32Array>();
+function everyClass(classes: number): Int32Array {
+  let all = everyByCount.get(classes);
+  if (!all) everyByCount.set(classes, (all = Int32Array.from({ length: classes }, (_, c) => c)));
+  return all;
+}
+
+/** The `k` likeliest of the classes `scan` lists at one frame, blank left out. */
+function topClasses(probs: Float32Array, base: number, chars: readonly string[], scan: Int32Array, k: number): CharCandidate[] {
   const top: CharCandidate[] = [];
-  const n = allowed ? allowed.length : classes;
-  for (let i = 0; i < n; i++) {
-    const c = allowed ? allowed[i]! : i;
+  for (let i = 0; i < scan.length; i++) {
+    const c = scan[i]!;
     if (c === 0) continue;
     const p = probs[base + c]!;
     if (top.length < k || p > top[top.length - 1]!.prob) {
