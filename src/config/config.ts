@@ -52,7 +52,7 @@ const envSchema = z.object({
     }
   }),
   /** Read by the OCR engine (src/vision/ocr/ocr-engine.ts): recogniser sessions on threads of
-   * their own per analysis worker, beside the one on its thread (0: that one alone). Default there: 1 on 2+ cores. */
+   * their own per analysis worker, beside the one on its thread (0: that one alone). Default there: 0. */
   OCR_RECOGNIZER_THREADS: z.coerce.number().int().min(0).max(16).optional(),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
