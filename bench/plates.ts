@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N]
+ * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -9,9 +9,11 @@
  * baseline (whole-image readLines, best matching token).
  *
  * --long-side N resamples every photo (lanczos, larger or smaller) so its longer side is N pixels and
- * stores it again as a JPEG (quality 92) before the timed loop: `--long-side 1920` shows the
- * sets as a 1080p camera would take them (most are 1280 x 720), so a pipeline that depends on
- * pixel sizes rather than on what the photo shows cannot hide it.
+ * stores it again as a JPEG (quality 92, or --jpeg-quality Q) before the timed loop:
+ * `--long-side 1920` shows the sets as a 1080p camera would take them (most are 1280 x 720).
+ * --jpeg-quality Q alone stores every photo again as a JPEG of that quality at its own size.
+ * Both show what tuning to these exact pixels hides: a pipeline that reads a plate only from the
+ * photo as it is, and not from a copy that looks the same, was lucky rather than right.
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -33,12 +35,15 @@ const baseline = !process.argv.includes('--no-baseline');
 const hint = process.argv.includes('--hint');
 const showMisses = process.argv.includes('--misses');
 const longSide = Number(flag('long-side', '0'));
+const jpegQuality = Number(flag('jpeg-quality', '0'));
 
 /** The photo as the bench reads it (see --long-side), and how much larger than the labeled one. */
 async function photo(file: string): Promise<{ bytes: Buffer; scale: number }> {
   const bytes = await readFile(file);
-  if (!(longSide > 0)) return { bytes, scale: 1 };
-  const { data, info } = await sharp(bytes).rotate().resize(longSide, longSide, { fit: 'inside', kernel: 'lanczos3' }).jpeg({ quality: 92 }).toBuffer({ resolveWithObject: true });
+  if (!(longSide > 0) && !(jpegQuality > 0)) return { bytes, scale: 1 };
+  const upright = sharp(bytes).rotate();
+  const sized = longSide > 0 ? upright.resize(longSide, longSide, { fit: 'inside', kernel: 'lanczos3' }) : upright;
+  const { data, info } = await sized.jpeg({ quality: jpegQuality || 92 }).toBuffer({ resolveWithObject: true });
   const meta = await sharp(bytes).metadata();
   return { bytes: data, scale: Math.max(info.width, info.height) / Math.max(meta.width ?? 1, meta.height ?? 1) };
 }
@@ -55,7 +60,7 @@ const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptio
   thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: false,
 });
 
-console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${longSide ? `, photos resampled to a ${longSide} px longer side` : ''}`);
+console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${longSide ? `, photos resampled to a ${longSide} px longer side` : ''}${longSide || jpegQuality ? `, stored again as JPEG q${jpegQuality || 92}` : ''}`);
 for (const [name, all] of Object.entries(sets)) {
   if (wantedSets && !wantedSets.includes(name)) continue;
   const samples = limit > 0 ? all.slice(0, limit) : all;
