@@ -53,6 +53,22 @@ describe('refineCandidate', () => {
     expect(b.x1).toBeGreaterThanOrEqual(213);
   });
 
+  it('looks for the whole line when asked and the box held only part of it', async () => {
+    // The first pass boxed part of the second and third characters: both close-ups cut one.
+    const part = box(62, 98);
+    const plain = inkDetector();
+    expect(await refineCandidate(image, part, plain.detector)).toEqual([part]);
+    expect(plain.calls()).toBe(2);
+    const { detector, calls } = inkDetector();
+    const [refined] = await refineCandidate(image, part, detector, { wholeLine: true });
+    expect(calls()).toBe(2);
+    expect(refined!.closeUp).toBe(true);
+    // The whole number, though its centre lies outside the part the first pass boxed.
+    const b = quadBounds(refined!.lines[0]!);
+    expect(b.x0).toBeLessThanOrEqual(21);
+    expect(b.x1).toBeGreaterThanOrEqual(213);
+  });
+
   it('looks once when the close-up finds the text', async () => {
     const { detector, calls } = inkDetector();
     const [refined] = await refineCandidate(image, box(16, 218), detector);

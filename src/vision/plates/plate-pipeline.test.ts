@@ -148,6 +148,54 @@ describe('second looks beside a settled plate', () => {
   });
 });
 
+/** A light 1280 x 720 photo with one small plate number, six dark characters 10 px wide every
+ * 14 px (x 600..680, y 400..420). The photo's detector boxes only part of it (x 624..660); a
+ * close-up boxes all the ink it shows, unless ink touches the view's left or right side (a
+ * detector does not box text it sees cut off). The recogniser reads a crop as wide as the
+ * whole number as ABC123, a narrower one as AB. */
+function partlyBoxedPlateOcr() {
+  const photo = { data: Buffer.alloc(1280 * 720 * 3, 230), width: 1280, height: 720, channels: 3 } as RawImage;
+  for (let i = 0; i < 6; i++) for (let y = 400; y < 420; y++) photo.data.fill(30, (y * 1280 + 600 + 14 * i) * 3, (y * 1280 + 610 + 14 * i) * 3);
+  const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+  const ocr: PlateOcr = {
+    async detect(view) {
+      if (view.height >= 300) {
+        const k = view.width / 1280;
+        return [{ quad: rect(624 * k, 398 * k, 660 * k, 422 * k), score: 0.9 }];
+      }
+      let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
+      for (let y = 0; y < view.height; y++) for (let x = 0; x < view.width; x++) {
+        if (view.data[(y * view.width + x) * view.channels]! < 128) {
+          x0 = Math.min(x0, x); x1 = Math.max(x1, x + 1); y0 = Math.min(y0, y); y1 = Math.max(y1, y + 1);
+        }
+      }
+      if (x1 < 0 || x0 === 0 || x1 === view.width) return [];
+      return [{ quad: rect(x0, y0, x1, y1), score: 0.9 }];
+    },
+    async recognizeCrops(crops) {
+      return crops.map((crop) => {
+        const text = crop.width / crop.height > 2.5 ? 'ABC123' : 'AB';
+        return { text, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((c) => [{ char: c, prob: 0.95 }]) };
+      });
+    },
+  };
+  return { ocr, photo };
+}
+
+describe('a small plate the coarse pass boxed in part', () => {
+  it('fast mode, which has no finer pass, finds the whole number in a close-up', async () => {
+    const { ocr, photo } = partlyBoxedPlateOcr();
+    const res = await createPlatePipeline(ocr).read(photo, options({ mode: 'fast' }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc123']);
+  });
+
+  it('regular mode leaves it to its finer pass', async () => {
+    const { ocr, photo } = partlyBoxedPlateOcr();
+    const res = await createPlatePipeline(ocr).read(photo, options());
+    expect(res.plates).toEqual([]);
+  });
+});
+
 describe('the shortest plate', () => {
   // The fake line is 50 detector pixels tall: a quarter of a 320 x 100 crop (shown to the
   // detector at twice its size), a few percent of a 1280 x 720 photo.

@@ -31,6 +31,9 @@ export interface PassSettings {
   boxThreshold: number;
   /** How many of the best candidates get a close-up detection before they are read. */
   refine: number;
+  /** A close-up that finds no text looks again for the whole line the candidate may be part of
+   * (see RefineOptions.wholeLine): for a coarse pass with no finer one after it. */
+  wholeLineCloseUps?: boolean;
 }
 
 interface ModeSettings {
@@ -69,9 +72,10 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X },
     sureScore: 0.88,
   },
-  // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up.
+  // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up,
+  // which looks for the whole line when the pass boxed a small plate in part.
   fast: {
-    passes: [{ detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
+    passes: [{ detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1, wholeLineCloseUps: true }],
     minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8,
     secondLookPlateLikeOnly: true,
   },
@@ -187,7 +191,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       for (const [i, c] of candidates.entries()) {
         // Only text the detector saw small has loose boxes worth a close-up.
         const seen = lineHeight(c.lines) / Math.max(view.scaleX, view.scaleY);
-        refined.push(...(i < pass.refine && seen < REFINE_BELOW ? (await refineCandidate(image, c, ocr)).slice(0, 2) : [c]));
+        refined.push(...(i < pass.refine && seen < REFINE_BELOW ? (await refineCandidate(image, c, ocr, { wholeLine: pass.wholeLineCloseUps })).slice(0, 2) : [c]));
       }
       candidates = refined;
     }
