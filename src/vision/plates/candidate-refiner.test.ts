@@ -69,6 +69,22 @@ describe('refineCandidate', () => {
     expect(b.x1).toBeGreaterThanOrEqual(213);
   });
 
+  it('places the close-up\'s boxes back on the ink they found, from a box at fractional pixels', async () => {
+    // Chosen so the close-up's view is its crop unscaled (text scale 1, crop 128 x 64, clamped
+    // by the image): a box found in the view maps back to the image exactly.
+    const ink = picture(152, 64, [[30, 15, 148, 50]]);
+    const h = 36 / 0.67;
+    const candidate: PlateCandidate = {
+      lines: [[{ x: 40.9, y: 5.3 }, { x: 150.3, y: 5.3 }, { x: 150.3, y: 5.3 + h }, { x: 40.9, y: 5.3 + h }] as Quad],
+      dscore: 0.9,
+    };
+    const { detector } = inkDetector();
+    const [refined] = await refineCandidate(ink, candidate, detector);
+    expect(refined!.closeUp).toBe(true);
+    const b = quadBounds(refined!.lines[0]!);
+    expect([b.x0, b.y0, b.x1, b.y1]).toEqual([30, 15, 148, 50]);
+  });
+
   it('looks once when the close-up finds the text', async () => {
     const { detector, calls } = inkDetector();
     const [refined] = await refineCandidate(image, box(16, 218), detector);

@@ -75,8 +75,10 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
 async function closeUpTexts(image: RawImage, b: { x0: number; y0: number; x1: number; y1: number }, lineHeight: number, margin: { x: number; y: number }, detector: TextDetector): Promise<DetectedText[] | null> {
   const w = b.x1 - b.x0;
   const h = b.y1 - b.y0;
-  const x = Math.max(0, b.x0 - margin.x * w);
-  const y = Math.max(0, b.y0 - margin.y * h);
+  // Whole pixels: the crop starts there (cropRect floors it), and the boxes found in it are
+  // placed back from there.
+  const x = Math.max(0, Math.floor(b.x0 - margin.x * w));
+  const y = Math.max(0, Math.floor(b.y0 - margin.y * h));
   const cw = Math.min(image.width - x, w * (1 + 2 * margin.x));
   const ch = Math.min(image.height - y, h * (1 + 2 * margin.y));
   if (cw < 4 || ch < 4) return null;
