@@ -36,6 +36,45 @@ describe('bilinear warps', () => {
     }
   });
 
+  it.each([1, 3] as const)('random quadrilaterals, inside and across the border, match per-channel bilinear sampling (%i channels)', (channels) => {
+    const img = noise(97, 61, channels, 11);
+    let s = 5;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 40; n++) {
+      const [x, y, qw, qh, skew] = [rnd() * 120 - 20, rnd() * 80 - 20, 3 + rnd() * 60, 2 + rnd() * 30, (rnd() - 0.5) * 12];
+      const quad: Point[] = [{ x, y }, { x: x + qw, y: y + skew }, { x: x + qw + rnd() * 4, y: y + qh + skew }, { x: x - rnd() * 4, y: y + qh }];
+      const [w, h] = [1 + Math.floor(rnd() * 90), 1 + Math.floor(rnd() * 40)];
+      const got = warpQuad(img, quad, w, h);
+      const m = rectToQuadHomography(quad, w, h);
+      for (let yy = 0; yy < h; yy++) {
+        for (let xx = 0; xx < w; xx++) {
+          const z = m[6]! * (xx + 0.5) + m[7]! * (yy + 0.5) + m[8]!;
+          const u = (m[0]! * (xx + 0.5) + m[1]! * (yy + 0.5) + m[2]!) / z - 0.5;
+          const v = (m[3]! * (xx + 0.5) + m[4]! * (yy + 0.5) + m[5]!) / z - 0.5;
+          for (let c = 0; c < channels; c++) expect(got.data[(yy * w + xx) * channels + c]).toBe(referenceSample(img, u, v, c));
+        }
+      }
+    }
+  });
+
+  it.each([1, 3] as const)('resizes of random sizes match per-channel bilinear sampling (%i channels)', (channels) => {
+    let s = 9;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 30; n++) {
+      const img = noise(1 + Math.floor(rnd() * 50), 1 + Math.floor(rnd() * 30), channels, n);
+      // Up to just under 2x smaller (larger shrinks box-average first).
+      const [w, h] = [Math.max(1, Math.ceil(img.width * (0.51 + rnd() * 2))), Math.max(1, Math.ceil(img.height * (0.51 + rnd() * 2)))];
+      const got = resizeBilinear(img, w, h);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const u = (x + 0.5) * (img.width / w) - 0.5;
+          const v = (y + 0.5) * (img.height / h) - 0.5;
+          for (let c = 0; c < channels; c++) expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(img, u, v, c));
+        }
+      }
+    }
+  });
+
   it.each([1, 3] as const)('an enlarging resize matches per-channel bilinear sampling (%i channels)', (channels) => {
     const img = noise(61, 23, channels, 3);
     const [w, h] = [128, 48];
