@@ -25,35 +25,49 @@ export interface DetectedBox {
 export function textComponents(prob: Float32Array, threshold: number, width: number, height: number, maxComponents = 1000): Int32Array[] {
   const seen = new Uint8Array(prob.length);
   const comps: Int32Array[] = [];
-  const stack: number[] = [];
+  let stack: Int32Array = new Int32Array(64);
+  let members: Int32Array = new Int32Array(64);
   for (let start = 0; start < prob.length; start++) {
     if (!(prob[start]! > threshold) || seen[start]) continue;
-    stack.push(start);
     seen[start] = 1;
-    const members: number[] = [];
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      members.push(p);
-      const x = p % width;
-      const y = (p - x) / width;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width || (dx === 0 && dy === 0)) continue;
-          const q = ny * width + nx;
-          if (prob[q]! > threshold && !seen[q]) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
+    stack[0] = start;
+    let top = 1;
+    let count = 0;
+    while (top > 0) {
+      const p = stack[--top]!;
+      if (count === members.length) members = grown(members);
+      members[count++] = p;
+      // Room for the eight neighbours.
+      if (top + 8 > stack.length) stack = grown(stack);
+      const y = (p / width) | 0;
+      const x = p - y * width;
+      const left = x > 0, right = x < width - 1;
+      // Neighbours pushed row by row, left to right (the fill's order is part of the result).
+      if (y > 0) {
+        const q = p - width;
+        if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack[top++] = q - 1; }
+        if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack[top++] = q; }
+        if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack[top++] = q + 1; }
+      }
+      if (left && prob[p - 1]! > threshold && !seen[p - 1]) { seen[p - 1] = 1; stack[top++] = p - 1; }
+      if (right && prob[p + 1]! > threshold && !seen[p + 1]) { seen[p + 1] = 1; stack[top++] = p + 1; }
+      if (y < height - 1) {
+        const q = p + width;
+        if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack[top++] = q - 1; }
+        if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack[top++] = q; }
+        if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack[top++] = q + 1; }
       }
     }
-    comps.push(Int32Array.from(members));
+    comps.push(members.slice(0, count));
     if (comps.length >= maxComponents) break;
   }
   return comps;
+}
+
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(2 * a.length);
+  b.set(a);
+  return b;
 }
 
 /** Corners of the first and last pixel of each of a component's rows: every other pixel's
