@@ -25,49 +25,44 @@ export interface DetectedBox {
 export function textComponents(prob: Float32Array, threshold: number, width: number, height: number, maxComponents = 1000): Int32Array[] {
   const seen = new Uint8Array(prob.length);
   const comps: Int32Array[] = [];
-  let stack: Int32Array = new Int32Array(64);
-  let members: Int32Array = new Int32Array(64);
+  const stack: number[] = [];
   for (let start = 0; start < prob.length; start++) {
     if (!(prob[start]! > threshold) || seen[start]) continue;
     seen[start] = 1;
-    stack[0] = start;
-    let top = 1;
-    let count = 0;
-    while (top > 0) {
-      const p = stack[--top]!;
-      if (count === members.length) members = grown(members);
-      members[count++] = p;
-      // Room for the eight neighbours.
-      if (top + 8 > stack.length) stack = grown(stack);
-      const y = (p / width) | 0;
-      const x = p - y * width;
-      const left = x > 0, right = x < width - 1;
-      // Neighbours pushed row by row, left to right (the fill's order is part of the result).
-      if (y > 0) {
-        const q = p - width;
-        if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack[top++] = q - 1; }
-        if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack[top++] = q; }
-        if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack[top++] = q + 1; }
-      }
-      if (left && prob[p - 1]! > threshold && !seen[p - 1]) { seen[p - 1] = 1; stack[top++] = p - 1; }
-      if (right && prob[p + 1]! > threshold && !seen[p + 1]) { seen[p + 1] = 1; stack[top++] = p + 1; }
-      if (y < height - 1) {
-        const q = p + width;
-        if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack[top++] = q - 1; }
-        if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack[top++] = q; }
-        if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack[top++] = q + 1; }
-      }
-    }
-    comps.push(members.slice(0, count));
+    const members: number[] = [];
+    fillFrom(start, prob, threshold, width, height, seen, stack, members);
+    comps.push(Int32Array.from(members));
     if (comps.length >= maxComponents) break;
   }
   return comps;
 }
 
-function grown(a: Int32Array): Int32Array {
-  const b = new Int32Array(2 * a.length);
-  b.set(a);
-  return b;
+/** The depth-first fill of one region from `start` (already marked seen) into `members`. Its
+ * own function, with the neighbours tested inline, so the scan over the map stays a tight loop.
+ * Neighbours are pushed row by row, left to right: the fill's order is part of the result. */
+function fillFrom(start: number, prob: Float32Array, threshold: number, width: number, height: number, seen: Uint8Array, stack: number[], members: number[]): void {
+  stack.push(start);
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    members.push(p);
+    const y = (p / width) | 0;
+    const x = p - y * width;
+    const left = x > 0, right = x < width - 1;
+    if (y > 0) {
+      const q = p - width;
+      if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack.push(q - 1); }
+      if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack.push(q); }
+      if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack.push(q + 1); }
+    }
+    if (left && prob[p - 1]! > threshold && !seen[p - 1]) { seen[p - 1] = 1; stack.push(p - 1); }
+    if (right && prob[p + 1]! > threshold && !seen[p + 1]) { seen[p + 1] = 1; stack.push(p + 1); }
+    if (y < height - 1) {
+      const q = p + width;
+      if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack.push(q - 1); }
+      if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack.push(q); }
+      if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack.push(q + 1); }
+    }
+  }
 }
 
 /** Corners of the first and last pixel of each of a component's rows: every other pixel's
