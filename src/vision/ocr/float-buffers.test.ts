@@ -2,23 +2,37 @@ import { describe, expect, it } from 'vitest';
 import { FloatBufferPool } from './float-buffers.js';
 
 describe('FloatBufferPool', () => {
-  it('lends a buffer handed back again, at the same length only, and never one still lent', () => {
+  it('lends the smallest buffer handed back that holds the request, never one still lent', () => {
     const pool = new FloatBufferPool();
-    const a = pool.take(12);
-    const b = pool.take(12);
-    expect(b).not.toBe(a);
-    pool.give(a);
-    expect(pool.take(8)).not.toBe(a);
-    expect(pool.take(12)).toBe(a);
-    expect(pool.take(12)).not.toBe(a);
+    const small = pool.take(12);
+    const large = pool.take(40);
+    expect(large.buffer).not.toBe(small.buffer);
+    pool.give(small);
+    pool.give(large);
+    const a = pool.take(10);
+    expect(a.length).toBe(10);
+    expect(a.buffer).toBe(small.buffer);
+    const b = pool.take(10);
+    expect(b.buffer).toBe(large.buffer);
+    expect(pool.take(10).buffer).not.toBe(small.buffer);
   });
 
-  it('keeps only the last few handed back', () => {
+  it('lends views of a buffer\'s start, and takes the whole buffer back', () => {
+    const pool = new FloatBufferPool();
+    const whole = pool.take(30);
+    pool.give(whole);
+    const part = pool.take(5);
+    expect([part.byteOffset, part.length]).toEqual([0, 5]);
+    pool.give(part);
+    expect(pool.take(30).buffer).toBe(whole.buffer);
+  });
+
+  it('keeps only the largest few handed back', () => {
     const pool = new FloatBufferPool(2);
-    const [a, b, c] = [pool.take(4), pool.take(5), pool.take(6)];
+    const [a, b, c] = [pool.take(4), pool.take(6), pool.take(5)];
     for (const x of [a, b, c]) pool.give(x);
-    expect(pool.take(4)).not.toBe(a);
-    expect(pool.take(5)).toBe(b);
-    expect(pool.take(6)).toBe(c);
+    expect(pool.take(4).buffer).toBe(c.buffer);
+    expect(pool.take(4).buffer).toBe(b.buffer);
+    expect(pool.take(4).buffer).not.toBe(a.buffer);
   });
 });

@@ -1,21 +1,30 @@
 /** Float32 buffers lent for one model run and handed back after it: a detector input is
  * megabytes, and a new one per pass (zeroed, faulted in, then collected) cost more CPU than
- * filling it. A buffer is reused only at exactly the length asked; the last few handed back
- * are kept. */
+ * filling it. A request is served from the smallest buffer handed back that holds it (a view of
+ * its start: a plate's close-up fits in a photo's), else from a new one; the few largest
+ * handed back are kept. */
 export class FloatBufferPool {
   private readonly free: Float32Array[] = [];
 
-  constructor(private readonly keep = 4) {}
+  constructor(private readonly keep = 3) {}
 
-  /** A buffer of `length` floats with arbitrary contents: the caller writes every element. */
+  /** `length` floats with arbitrary contents: the caller writes every element. */
   readonly take = (length: number): Float32Array => {
-    const i = this.free.findIndex((b) => b.length === length);
-    return i < 0 ? new Float32Array(length) : this.free.splice(i, 1)[0]!;
+    let best = -1;
+    for (let i = 0; i < this.free.length; i++) {
+      const n = this.free[i]!.length;
+      if (n >= length && (best < 0 || n < this.free[best]!.length)) best = i;
+    }
+    if (best < 0) return new Float32Array(length);
+    return this.free.splice(best, 1)[0]!.subarray(0, length);
   };
 
-  /** Hands a buffer back once nothing reads it any more. */
-  give(buffer: Float32Array): void {
-    this.free.push(buffer);
-    if (this.free.length > this.keep) this.free.shift();
+  /** Hands back a buffer `take` lent, once nothing reads it any more. */
+  give(lent: Float32Array): void {
+    this.free.push(new Float32Array(lent.buffer, 0, lent.buffer.byteLength / Float32Array.BYTES_PER_ELEMENT));
+    if (this.free.length > this.keep) {
+      const smallest = this.free.reduce((s, b, i) => (b.length < this.free[s]!.length ? i : s), 0);
+      this.free.splice(smallest, 1);
+    }
   }
 }
