@@ -55,10 +55,13 @@ export function componentBoxes(labels: Uint8Array, width: number, height: number
   return found;
 }
 
-/** One fill stack for every call (each pixel is pushed at most once; the fill is synchronous):
- * a new one per crop was garbage of four bytes per pixel. */
+/** One fill stack for every call on crops (each pixel is pushed at most once; the fill is
+ * synchronous): a new one per crop was garbage of four bytes per pixel. Larger images get a
+ * stack of their own, so a whole photo's is not kept. */
+const KEPT_STACK = 1 << 20;
 let stackBuffer = new Int32Array(0);
 function scratchStack(size: number): Int32Array {
-  if (stackBuffer.length < size) stackBuffer = new Int32Array(Math.max(size, 2 * stackBuffer.length));
+  if (size > KEPT_STACK) return new Int32Array(size);
+  if (stackBuffer.length < size) stackBuffer = new Int32Array(Math.min(KEPT_STACK, Math.max(size, 2 * stackBuffer.length)));
   return stackBuffer;
 }
