@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { noiseImage as noise } from '../../../test/fixtures/images.js';
 import type { RawImage } from './decode.js';
-import { type Point, rectToQuadHomography, resizeBilinear, warpQuad } from './warp.js';
+import { type Point, rectToQuadHomography, resizeBilinear, ROUND_UP_FROM_HALF, warpQuad } from './warp.js';
 
 /** The textbook definition, one channel at a time: what the optimised loops must reproduce. */
 function referenceSample(img: RawImage, x: number, y: number, c: number): number {
@@ -73,6 +73,44 @@ describe('bilinear warps', () => {
         }
       }
     }
+  });
+
+  it.each([1, 3] as const)('a shrink by 2x or more box-averages (rounded) before sampling (%i channels)', (channels) => {
+    const img = noise(83, 47, channels, 12);
+    for (const [w, h] of [[41, 23], [20, 15], [27, 47], [83, 9]] as const) {
+      const [kx, ky] = [Math.max(1, Math.floor(img.width / w)), Math.max(1, Math.floor(img.height / h))];
+      const [bw, bh] = [Math.floor(img.width / kx), Math.floor(img.height / ky)];
+      const boxed = { data: Buffer.alloc(bw * bh * channels), width: bw, height: bh, channels };
+      for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) for (let c = 0; c < channels; c++) {
+        let sum = 0;
+        for (let dy = 0; dy < ky; dy++) for (let dx = 0; dx < kx; dx++) sum += img.data[((y * ky + dy) * img.width + x * kx + dx) * channels + c]!;
+        boxed.data[(y * bw + x) * channels + c] = Math.round(sum / (kx * ky));
+      }
+      const got = resizeBilinear(img, w, h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let c = 0; c < channels; c++) {
+        expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(boxed, (x + 0.5) * (bw / w) - 0.5, (y + 0.5) * (bh / h) - 0.5, c));
+      }
+    }
+  });
+
+  it('adding ROUND_UP_FROM_HALF before a byte store rounds as Math.round does, next to every tie', () => {
+    const f = new Float64Array(1);
+    const bits = new BigInt64Array(f.buffer);
+    const byte = new Uint8Array(1);
+    for (let n = 0; n < 256; n++) {
+      for (const tie of [n + 0.5, n]) {
+        for (let k = -64; k <= 64; k++) {
+          f[0] = tie;
+          bits[0]! += BigInt(k);
+          const v = f[0]!;
+          if (!(v >= 0 && v < 255.5)) continue;
+          byte[0] = v + ROUND_UP_FROM_HALF;
+          expect(byte[0]).toBe(Math.round(v));
+        }
+      }
+    }
+    byte[0] = 0.49999999999999994 + ROUND_UP_FROM_HALF;
+    expect(byte[0]).toBe(0);
   });
 
   it.each([1, 3] as const)('an enlarging resize matches per-channel bilinear sampling (%i channels)', (channels) => {

@@ -13,6 +13,11 @@ export interface Point {
  * neighbours (the last row and column repeat), and per channel
  * round((a (1 - fx) + b fx) (1 - fy) + (d (1 - fx) + e fx) fy). */
 
+/** Added to a value from 0 to 255 (a weighted mean of bytes) that a byte store then truncates,
+ * rounds it exactly as Math.round does (half up) at half the cost of the call in these loops.
+ * Not 0.5: that would carry 0.49999999999999994 up to 1. */
+export const ROUND_UP_FROM_HALF = 0.49999999999999994;
+
 /** Resizes with bilinear interpolation (pixel centres aligned, like OpenCV INTER_LINEAR). When
  * shrinking by more than 2x, pixels are first box-averaged so thin strokes are not skipped.
  * Each column's neighbours and weights are found once. */
@@ -48,7 +53,7 @@ export function resizeBilinear(img: RawImage, width: number, height: number): Ra
     for (let x = 0; x < width; x++, at += ch) {
       const a = rowA + left[x]!, d = rowB + left[x]!, dx = step[x]!, f = wx[x]!, g = 1 - f;
       for (let c = 0; c < ch; c++) {
-        out[at + c] = Math.round((data[a + c]! * g + data[a + dx + c]! * f) * gy + (data[d + c]! * g + data[d + dx + c]! * f) * fy1);
+        out[at + c] = (data[a + c]! * g + data[a + dx + c]! * f) * gy + (data[d + c]! * g + data[d + dx + c]! * f) * fy1 + ROUND_UP_FROM_HALF;
       }
     }
   }
@@ -69,7 +74,7 @@ function boxShrink(img: RawImage, kx: number, ky: number): RawImage {
           const row = ((y * ky + dy) * img.width + x * kx) * ch + c;
           for (let dx = 0; dx < kx; dx++) s += img.data[row + dx * ch]!;
         }
-        out[(y * w + x) * ch + c] = Math.round(s / n);
+        out[(y * w + x) * ch + c] = s / n + ROUND_UP_FROM_HALF;
       }
     }
   }
@@ -143,11 +148,11 @@ export function warpQuad(img: RawImage, quad: readonly Point[], width: number, h
       const a = (y0 * w + x0) * ch;
       const b = a + dx, d = a + dy, e = d + dx;
       if (ch === 3) {
-        out[at] = Math.round((data[a]! * gx + data[b]! * fx) * gy + (data[d]! * gx + data[e]! * fx) * fy);
-        out[at + 1] = Math.round((data[a + 1]! * gx + data[b + 1]! * fx) * gy + (data[d + 1]! * gx + data[e + 1]! * fx) * fy);
-        out[at + 2] = Math.round((data[a + 2]! * gx + data[b + 2]! * fx) * gy + (data[d + 2]! * gx + data[e + 2]! * fx) * fy);
+        out[at] = (data[a]! * gx + data[b]! * fx) * gy + (data[d]! * gx + data[e]! * fx) * fy + ROUND_UP_FROM_HALF;
+        out[at + 1] = (data[a + 1]! * gx + data[b + 1]! * fx) * gy + (data[d + 1]! * gx + data[e + 1]! * fx) * fy + ROUND_UP_FROM_HALF;
+        out[at + 2] = (data[a + 2]! * gx + data[b + 2]! * fx) * gy + (data[d + 2]! * gx + data[e + 2]! * fx) * fy + ROUND_UP_FROM_HALF;
       } else {
-        for (let c = 0; c < ch; c++) out[at + c] = Math.round((data[a + c]! * gx + data[b + c]! * fx) * gy + (data[d + c]! * gx + data[e + c]! * fx) * fy);
+        for (let c = 0; c < ch; c++) out[at + c] = (data[a + c]! * gx + data[b + c]! * fx) * gy + (data[d + c]! * gx + data[e + c]! * fx) * fy + ROUND_UP_FROM_HALF;
       }
     }
   }
