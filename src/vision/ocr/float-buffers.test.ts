@@ -35,4 +35,14 @@ describe('FloatBufferPool', () => {
     expect(pool.take(4).buffer).toBe(b.buffer);
     expect(pool.take(4).buffer).not.toBe(a.buffer);
   });
+
+  it('does not keep a buffer larger than it is told to', () => {
+    const pool = new FloatBufferPool(3, 100);
+    const big = pool.take(101);
+    pool.give(big);
+    expect(pool.take(101).buffer).not.toBe(big.buffer);
+    const fits = pool.take(100);
+    pool.give(fits);
+    expect(pool.take(100).buffer).toBe(fits.buffer);
+  });
 });
