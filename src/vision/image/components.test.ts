@@ -34,4 +34,45 @@ describe('componentBoxes', () => {
     ]);
     expect(g.labels).toEqual(before);
   });
+
+  /** The flood fill as first written (a seen flag per pixel, neighbours in nested loops). */
+  function reference(labels: Uint8Array, width: number, height: number, connectivity: 4 | 8) {
+    const seen = new Uint8Array(labels.length);
+    const found = [];
+    for (let start = 0; start < labels.length; start++) {
+      const kind = labels[start]!;
+      if (!kind || seen[start]) continue;
+      seen[start] = 1;
+      const stack = [start];
+      let x0 = width, y0 = height, x1 = 0, y1 = 0, pixels = 0;
+      while (stack.length > 0) {
+        const p = stack.pop()!;
+        const x = p % width;
+        const y = (p - x) / width;
+        pixels++;
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x + 1); y0 = Math.min(y0, y); y1 = Math.max(y1, y + 1);
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+          if (connectivity === 4 && dx !== 0 && dy !== 0) continue;
+          const [nx, ny] = [x + dx, y + dy];
+          if (nx < 0 || nx >= width || ny < 0 || ny >= height) continue;
+          const q = ny * width + nx;
+          if (labels[q] === kind && !seen[q]) { seen[q] = 1; stack.push(q); }
+        }
+      }
+      found.push({ x0, y0, x1, y1, pixels });
+    }
+    return found;
+  }
+
+  it.each([4, 8] as const)('random masks of one and two labels give the first flood fill\'s regions (%i-connected)', (connectivity) => {
+    let s = 3;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 60; n++) {
+      const [width, height] = [1 + Math.floor(rnd() * 40), 1 + Math.floor(rnd() * 25)];
+      const density = rnd();
+      const kinds = n % 2 ? 1 : 2;
+      const labels = Uint8Array.from({ length: width * height }, () => (rnd() < density ? 1 + Math.floor(rnd() * kinds) : 0));
+      expect(componentBoxes(labels, width, height, connectivity)).toEqual(reference(labels, width, height, connectivity));
+    }
+  });
 });

@@ -13,41 +13,55 @@ export interface Component {
  * ink (1) and light ink (2) gives the regions of each apart.
  */
 export function componentBoxes(labels: Uint8Array, width: number, height: number, connectivity: 4 | 8): Component[] {
-  const seen = new Uint8Array(labels.length);
-  const stack = new Int32Array(labels.length);
+  // Pixels not yet reached keep their label; a reached one is cleared (one array to test).
+  const rest = labels.slice();
+  const stack = scratchStack(labels.length);
+  const diagonals = connectivity === 8;
   const found: Component[] = [];
-  for (let start = 0; start < labels.length; start++) {
-    const kind = labels[start]!;
-    if (!kind || seen[start]) continue;
-    seen[start] = 1;
+  for (let start = 0; start < rest.length; start++) {
+    const kind = rest[start]!;
+    if (!kind) continue;
+    rest[start] = 0;
     let top = 0;
     stack[top++] = start;
     let x0 = width, y0 = height, x1 = 0, y1 = 0, pixels = 0;
     while (top > 0) {
       const p = stack[--top]!;
-      const x = p % width;
-      const y = (p - x) / width;
+      const y = (p / width) | 0;
+      const x = p - y * width;
       pixels++;
       if (x < x0) x0 = x;
       if (x >= x1) x1 = x + 1;
       if (y < y0) y0 = y;
       if (y >= y1) y1 = y + 1;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          if (connectivity === 4 && dx !== 0 && dy !== 0) continue;
-          const nx = x + dx;
-          if (nx < 0 || nx >= width) continue;
-          const q = ny * width + nx;
-          if (labels[q] === kind && !seen[q]) {
-            seen[q] = 1;
-            stack[top++] = q;
-          }
-        }
+      const left = x > 0, right = x < width - 1;
+      if (left && rest[p - 1] === kind) { rest[p - 1] = 0; stack[top++] = p - 1; }
+      if (right && rest[p + 1] === kind) { rest[p + 1] = 0; stack[top++] = p + 1; }
+      if (y > 0) {
+        const q = p - width;
+        if (rest[q] === kind) { rest[q] = 0; stack[top++] = q; }
+        if (diagonals && left && rest[q - 1] === kind) { rest[q - 1] = 0; stack[top++] = q - 1; }
+        if (diagonals && right && rest[q + 1] === kind) { rest[q + 1] = 0; stack[top++] = q + 1; }
+      }
+      if (y < height - 1) {
+        const q = p + width;
+        if (rest[q] === kind) { rest[q] = 0; stack[top++] = q; }
+        if (diagonals && left && rest[q - 1] === kind) { rest[q - 1] = 0; stack[top++] = q - 1; }
+        if (diagonals && right && rest[q + 1] === kind) { rest[q + 1] = 0; stack[top++] = q + 1; }
       }
     }
     found.push({ x0, y0, x1, y1, pixels });
   }
   return found;
+}
+
+/** One fill stack for every call on crops (each pixel is pushed at most once; the fill is
+ * synchronous): a new one per crop was garbage of four bytes per pixel. Larger images get a
+ * stack of their own, so a whole photo's is not kept. */
+const KEPT_STACK = 1 << 20;
+let stackBuffer = new Int32Array(0);
+function scratchStack(size: number): Int32Array {
+  if (size > KEPT_STACK) return new Int32Array(size);
+  if (stackBuffer.length < size) stackBuffer = new Int32Array(Math.min(KEPT_STACK, Math.max(size, 2 * stackBuffer.length)));
+  return stackBuffer;
 }

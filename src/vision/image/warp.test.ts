@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { noiseImage as noise } from '../../../test/fixtures/images.js';
 import type { RawImage } from './decode.js';
-import { type Point, rectToQuadHomography, resizeBilinear, warpQuad } from './warp.js';
+import { type Point, rectToQuadHomography, resizeBilinear, ROUND_UP_FROM_HALF, warpQuad } from './warp.js';
 
 /** The textbook definition, one channel at a time: what the optimised loops must reproduce. */
 function referenceSample(img: RawImage, x: number, y: number, c: number): number {
@@ -34,6 +34,83 @@ describe('bilinear warps', () => {
         for (let c = 0; c < channels; c++) expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(img, u, v, c));
       }
     }
+  });
+
+  it.each([1, 3] as const)('random quadrilaterals, inside and across the border, match per-channel bilinear sampling (%i channels)', (channels) => {
+    const img = noise(97, 61, channels, 11);
+    let s = 5;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 40; n++) {
+      const [x, y, qw, qh, skew] = [rnd() * 120 - 20, rnd() * 80 - 20, 3 + rnd() * 60, 2 + rnd() * 30, (rnd() - 0.5) * 12];
+      const quad: Point[] = [{ x, y }, { x: x + qw, y: y + skew }, { x: x + qw + rnd() * 4, y: y + qh + skew }, { x: x - rnd() * 4, y: y + qh }];
+      const [w, h] = [1 + Math.floor(rnd() * 90), 1 + Math.floor(rnd() * 40)];
+      const got = warpQuad(img, quad, w, h);
+      const m = rectToQuadHomography(quad, w, h);
+      for (let yy = 0; yy < h; yy++) {
+        for (let xx = 0; xx < w; xx++) {
+          const z = m[6]! * (xx + 0.5) + m[7]! * (yy + 0.5) + m[8]!;
+          const u = (m[0]! * (xx + 0.5) + m[1]! * (yy + 0.5) + m[2]!) / z - 0.5;
+          const v = (m[3]! * (xx + 0.5) + m[4]! * (yy + 0.5) + m[5]!) / z - 0.5;
+          for (let c = 0; c < channels; c++) expect(got.data[(yy * w + xx) * channels + c]).toBe(referenceSample(img, u, v, c));
+        }
+      }
+    }
+  });
+
+  it.each([1, 3] as const)('resizes of random sizes match per-channel bilinear sampling (%i channels)', (channels) => {
+    let s = 9;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 30; n++) {
+      const img = noise(1 + Math.floor(rnd() * 50), 1 + Math.floor(rnd() * 30), channels, n);
+      // Up to just under 2x smaller (larger shrinks box-average first).
+      const [w, h] = [Math.max(1, Math.ceil(img.width * (0.51 + rnd() * 2))), Math.max(1, Math.ceil(img.height * (0.51 + rnd() * 2)))];
+      const got = resizeBilinear(img, w, h);
+      for (let y = 0; y < h; y++) {
+        for (let x = 0; x < w; x++) {
+          const u = (x + 0.5) * (img.width / w) - 0.5;
+          const v = (y + 0.5) * (img.height / h) - 0.5;
+          for (let c = 0; c < channels; c++) expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(img, u, v, c));
+        }
+      }
+    }
+  });
+
+  it.each([1, 3] as const)('a shrink by 2x or more box-averages (rounded) before sampling (%i channels)', (channels) => {
+    const img = noise(83, 47, channels, 12);
+    for (const [w, h] of [[41, 23], [20, 15], [27, 47], [83, 9]] as const) {
+      const [kx, ky] = [Math.max(1, Math.floor(img.width / w)), Math.max(1, Math.floor(img.height / h))];
+      const [bw, bh] = [Math.floor(img.width / kx), Math.floor(img.height / ky)];
+      const boxed = { data: Buffer.alloc(bw * bh * channels), width: bw, height: bh, channels };
+      for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) for (let c = 0; c < channels; c++) {
+        let sum = 0;
+        for (let dy = 0; dy < ky; dy++) for (let dx = 0; dx < kx; dx++) sum += img.data[((y * ky + dy) * img.width + x * kx + dx) * channels + c]!;
+        boxed.data[(y * bw + x) * channels + c] = Math.round(sum / (kx * ky));
+      }
+      const got = resizeBilinear(img, w, h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let c = 0; c < channels; c++) {
+        expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(boxed, (x + 0.5) * (bw / w) - 0.5, (y + 0.5) * (bh / h) - 0.5, c));
+      }
+    }
+  });
+
+  it('adding ROUND_UP_FROM_HALF before a byte store rounds as Math.round does, next to every tie', () => {
+    const f = new Float64Array(1);
+    const bits = new BigInt64Array(f.buffer);
+    const byte = new Uint8Array(1);
+    for (let n = 0; n < 256; n++) {
+      for (const tie of [n + 0.5, n]) {
+        for (let k = -64; k <= 64; k++) {
+          f[0] = tie;
+          bits[0]! += BigInt(k);
+          const v = f[0]!;
+          if (!(v >= 0 && v < 255.5)) continue;
+          byte[0] = v + ROUND_UP_FROM_HALF;
+          expect(byte[0]).toBe(Math.round(v));
+        }
+      }
+    }
+    byte[0] = 0.49999999999999994 + ROUND_UP_FROM_HALF;
+    expect(byte[0]).toBe(0);
   });
 
   it.each([1, 3] as const)('an enlarging resize matches per-channel bilinear sampling (%i channels)', (channels) => {

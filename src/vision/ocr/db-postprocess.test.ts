@@ -58,3 +58,55 @@ describe('dbPostprocess', () => {
     expect(dbPostprocess(map(40, 20, rect(10, 7, 30, 13), 0.5), 40, 20, { boxThreshold: 0.6 })).toEqual([]);
   });
 });
+
+/** The fill as first written (neighbours in nested loops, a JS array for the stack): its pixel
+ * order is part of textComponents' result (the region's score sums in that order). */
+function referenceComponents(prob: Float32Array, threshold: number, width: number, height: number, maxComponents = 1000): number[][] {
+  const seen = new Uint8Array(prob.length);
+  const comps: number[][] = [];
+  for (let start = 0; start < prob.length; start++) {
+    if (!(prob[start]! > threshold) || seen[start]) continue;
+    const stack = [start];
+    seen[start] = 1;
+    const members: number[] = [];
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      members.push(p);
+      const x = p % width;
+      const y = (p - x) / width;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const [nx, ny] = [x + dx, y + dy];
+        if (nx < 0 || nx >= width || ny < 0 || ny >= height || (dx === 0 && dy === 0)) continue;
+        const q = ny * width + nx;
+        if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack.push(q); }
+      }
+    }
+    comps.push(members);
+    if (comps.length >= maxComponents) break;
+  }
+  return comps;
+}
+
+describe('textComponents against the first fill', () => {
+  it('random maps give the same regions with their pixels in the same order', () => {
+    let s = 7;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 60; n++) {
+      const [width, height] = [1 + Math.floor(rnd() * 70), 1 + Math.floor(rnd() * 40)];
+      const prob = new Float32Array(width * height);
+      // Noise with blobs: single pixels, strokes and large regions (the stack grows past its start).
+      // Speckle as dense as n asks (up to half the pixels): branching regions, whose fill order
+      // depends on the order neighbours are pushed in.
+      const speckle = 0.3 / (1 - (n % 5) / 10);
+      for (let i = 0; i < prob.length; i++) prob[i] = rnd() * speckle;
+      for (let b = Math.floor(rnd() * 6); b > 0; b--) {
+        const [cx, cy, rx, ry] = [rnd() * width, rnd() * height, 1 + rnd() * 30, 1 + rnd() * 12];
+        for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+          if (((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 < 1 && rnd() < 0.9) prob[y * width + x] = 0.5 + rnd() * 0.5;
+        }
+      }
+      const max = n % 3 === 0 ? 1 + Math.floor(rnd() * 5) : 1000;
+      expect(textComponents(prob, 0.3, width, height, max).map((c) => [...c])).toEqual(referenceComponents(prob, 0.3, width, height, max));
+    }
+  });
+});

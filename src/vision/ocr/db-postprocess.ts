@@ -28,32 +28,41 @@ export function textComponents(prob: Float32Array, threshold: number, width: num
   const stack: number[] = [];
   for (let start = 0; start < prob.length; start++) {
     if (!(prob[start]! > threshold) || seen[start]) continue;
-    stack.push(start);
     seen[start] = 1;
     const members: number[] = [];
-    while (stack.length > 0) {
-      const p = stack.pop()!;
-      members.push(p);
-      const x = p % width;
-      const y = (p - x) / width;
-      for (let dy = -1; dy <= 1; dy++) {
-        const ny = y + dy;
-        if (ny < 0 || ny >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const nx = x + dx;
-          if (nx < 0 || nx >= width || (dx === 0 && dy === 0)) continue;
-          const q = ny * width + nx;
-          if (prob[q]! > threshold && !seen[q]) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-      }
-    }
+    fillFrom(start, prob, threshold, width, height, seen, stack, members);
     comps.push(Int32Array.from(members));
     if (comps.length >= maxComponents) break;
   }
   return comps;
+}
+
+/** The depth-first fill of one region from `start` (already marked seen) into `members`. Its
+ * own function, with the neighbours tested inline, so the scan over the map stays a tight loop.
+ * Neighbours are pushed row by row, left to right: the fill's order is part of the result. */
+function fillFrom(start: number, prob: Float32Array, threshold: number, width: number, height: number, seen: Uint8Array, stack: number[], members: number[]): void {
+  stack.push(start);
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    members.push(p);
+    const y = (p / width) | 0;
+    const x = p - y * width;
+    const left = x > 0, right = x < width - 1;
+    if (y > 0) {
+      const q = p - width;
+      if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack.push(q - 1); }
+      if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack.push(q); }
+      if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack.push(q + 1); }
+    }
+    if (left && prob[p - 1]! > threshold && !seen[p - 1]) { seen[p - 1] = 1; stack.push(p - 1); }
+    if (right && prob[p + 1]! > threshold && !seen[p + 1]) { seen[p + 1] = 1; stack.push(p + 1); }
+    if (y < height - 1) {
+      const q = p + width;
+      if (left && prob[q - 1]! > threshold && !seen[q - 1]) { seen[q - 1] = 1; stack.push(q - 1); }
+      if (prob[q]! > threshold && !seen[q]) { seen[q] = 1; stack.push(q); }
+      if (right && prob[q + 1]! > threshold && !seen[q + 1]) { seen[q + 1] = 1; stack.push(q + 1); }
+    }
+  }
 }
 
 /** Corners of the first and last pixel of each of a component's rows: every other pixel's

@@ -54,4 +54,30 @@ describe('detector input', () => {
     for (let i = 0; i < slow.length; i++) if (fast.data[i] !== slow[i]) differ++;
     expect(differ).toBe(0);
   });
+
+  it.each([3, 1] as const)('each byte becomes (v / 255 - mean) / std of its BGR plane, as float32 (%i channels)', (channels) => {
+    const img = noise(37, 23, channels, 4);
+    const mean = [0.406, 0.456, 0.485];
+    const std = [0.225, 0.224, 0.229];
+    const got = toDetectionTensor(img);
+    const plane = img.width * img.height;
+    for (let i = 0; i < plane; i++) {
+      for (let k = 0; k < 3; k++) {
+        // Plane k is B, G, R: RGB channel 2 - k, the only channel of a grey image.
+        const v = img.data[i * channels + (channels === 3 ? 2 - k : 0)]!;
+        expect(got[k * plane + i]).toBe(Math.fround((v / 255 - mean[k]!) / std[k]!));
+      }
+    }
+  });
+
+  it('a lent buffer with stale contents gives the same tensor as a new one, on either path', async () => {
+    const stale = (n: number) => new Float32Array(n).fill(Number.NaN);
+    for (const img of [noise(64, 48, 3, 1), noise(50, 30, 1, 2), noise(1280, 720, 3, 3)]) {
+      const fresh = await prepareDetectionInputAsync(img, 960);
+      const lent = await prepareDetectionInputAsync(img, 960, 0, stale);
+      expect(lent.data).toEqual(fresh.data);
+    }
+    const img = noise(300, 200, 3, 6);
+    expect(resizeToDetectionTensor(img, 96, 64, stale)).toEqual(resizeToDetectionTensor(img, 96, 64));
+  });
 });

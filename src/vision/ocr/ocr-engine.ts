@@ -12,6 +12,7 @@ import { prepareAngleBatch, upsideDownFlags } from './angle-classifier.js';
 import { ctcGreedyDecode, type DecodedText } from './ctc-decode.js';
 import { dbPostprocess } from './db-postprocess.js';
 import { prepareDetectionInputAsync } from './det-preprocess.js';
+import { FloatBufferPool } from './float-buffers.js';
 import { type CharTable, charsetMask, loadPpOcrCharTable } from './dictionary.js';
 import { type Quad, quadSize } from './geometry.js';
 import type { ReadLinesOptions, RecognizeOptions, TextLine } from './ocr.types.js';
@@ -95,6 +96,8 @@ export async function createOcrEngine(options: OcrEngineOptions = {}): Promise<O
 
 class PpOcrEngine implements OcrEngine {
   private readonly masks = new Map<string, Uint8Array>();
+  /** Detector inputs, reused from pass to pass (see FloatBufferPool). */
+  private readonly detInputs = new FloatBufferPool();
 
   constructor(
     private readonly det: OnnxSession,
@@ -104,8 +107,13 @@ class PpOcrEngine implements OcrEngine {
   ) {}
 
   async detect(image: RawImage, options: DetectOptions = {}): Promise<Array<{ quad: Quad; score: number }>> {
-    const input = await prepareDetectionInputAsync(image, options.detLimitSide ?? 960, options.detMinSide ?? 0);
-    const out = await runSingle(this.det, input.data, input.dims);
+    const input = await prepareDetectionInputAsync(image, options.detLimitSide ?? 960, options.detMinSide ?? 0, this.detInputs.take);
+    let out: Awaited<ReturnType<typeof runSingle>>;
+    try {
+      out = await runSingle(this.det, input.data, input.dims);
+    } finally {
+      this.detInputs.give(input.data);
+    }
     const h = out.dims[2]!;
     const w = out.dims[3]!;
     const boxes = dbPostprocess(out.data, w, h, { boxThreshold: options.boxThreshold, unclipRatio: options.unclipRatio });

@@ -2,11 +2,15 @@ import type { RawImage } from '../image/decode.js';
 import { cropRect, resizeBilinear, toGray } from '../image/warp.js';
 import { type Quad, quadBounds } from './geometry.js';
 
-/** Otsu threshold of a grey histogram. */
+/** Otsu threshold of grey values. */
 export function otsuThreshold(gray: Uint8Array): number {
   const hist = new Float64Array(256);
-  for (const v of gray) hist[v]!++;
-  const total = gray.length;
+  for (let i = 0; i < gray.length; i++) hist[gray[i]!]!++;
+  return otsuOfHistogram(hist, gray.length);
+}
+
+/** Otsu threshold of a 256-bin histogram of `total` grey values. */
+export function otsuOfHistogram(hist: Float64Array, total: number): number {
   let sumAll = 0;
   for (let i = 0; i < 256; i++) sumAll += i * hist[i]!;
   let sumB = 0, wB = 0, best = 0, threshold = 127;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { numberColumns, toCharacterRows } from './small-print.js';
+import { toGray } from '../image/warp.js';
+import { otsuThreshold } from '../ocr/vertical-text.js';
+import { inkMask, type InkOptions, numberColumns, toCharacterRows } from './small-print.js';
+import { noiseImage } from '../../../test/fixtures/images.js';
 
 type Rect = [x: number, y: number, w: number, h: number];
 
@@ -62,5 +65,39 @@ describe('toCharacterRows', () => {
     expect(toCharacterRows(full)).toBe(full);
     const high = line(300, 140, glyphs(15, 50));
     expect(toCharacterRows(high)).toBe(high);
+  });
+});
+
+/** The ink mask as first written: the sampled columns copied out, Otsu over the copy, the
+ * dark pixels counted one by one. */
+function referenceInk(img: RawImage, options: InkOptions = {}): Uint8Array {
+  const gray = toGray(img);
+  const { width: w, height: h } = img;
+  let sample = gray;
+  if (options.among) {
+    const from = Math.max(0, Math.min(w - 1, Math.round(options.among.x0)));
+    const to = Math.max(from + 1, Math.min(w, Math.round(options.among.x1)));
+    sample = new Uint8Array((to - from) * h);
+    for (let y = 0; y < h; y++) sample.set(gray.subarray(y * w + from, y * w + to), y * (to - from));
+  }
+  const t = otsuThreshold(sample);
+  const dark = sample.filter((v) => v <= t).length;
+  const darkInk = options.darkInk ?? dark < sample.length / 2;
+  return gray.map((v) => ((v <= t) === darkInk ? 1 : 0));
+}
+
+describe('inkMask', () => {
+  it('gives the first version\'s mask on random crops, for every choice of columns and ink', () => {
+    let s = 1;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 40; n++) {
+      const img = noiseImage(1 + Math.floor(rnd() * 60), 1 + Math.floor(rnd() * 30), n % 2 ? 3 : 1, n);
+      // Mostly a light background, so the classes are uneven.
+      for (let i = 0; i < img.data.length; i++) if (rnd() < 0.6) img.data[i] = 200 + (img.data[i]! % 40);
+      const w = img.width;
+      for (const options of [{}, { darkInk: true }, { darkInk: false }, { among: { x0: 0.3 * w, x1: 0.7 * w } }, { among: { x0: -4, x1: 2 * w } }, { among: { x0: w + 2, x1: w + 5 } }]) {
+        expect(inkMask(img, options)).toEqual(referenceInk(img, options));
+      }
+    }
   });
 });

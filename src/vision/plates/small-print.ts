@@ -1,7 +1,7 @@
 import { type Component, componentBoxes } from '../image/components.js';
 import type { RawImage } from '../image/decode.js';
 import { cropRect, toGray } from '../image/warp.js';
-import { otsuThreshold } from '../ocr/vertical-text.js';
+import { otsuOfHistogram } from '../ocr/vertical-text.js';
 
 /** Bounds of one blob of ink in a line crop, pixels (x1, y1 exclusive). */
 export type Glyph = Component;
@@ -15,11 +15,16 @@ export function inkMask(img: RawImage, options: InkOptions = {}): Uint8Array {
   const gray = toGray(img);
   const { width: w, height: h } = img;
   const { among } = options;
-  const sample = among ? columns(gray, w, h, among.x0, among.x1) : gray;
-  const t = otsuThreshold(sample);
+  // The histogram of the sampled columns, read in place.
+  const from = among ? Math.max(0, Math.min(w - 1, Math.round(among.x0))) : 0;
+  const to = among ? Math.max(from + 1, Math.min(w, Math.round(among.x1))) : w;
+  const hist = new Float64Array(256);
+  for (let y = 0; y < h; y++) for (let i = y * w + from, end = y * w + to; i < end; i++) hist[gray[i]!]!++;
+  const total = (to - from) * h;
+  const t = otsuOfHistogram(hist, total);
   let dark = 0;
-  for (const v of sample) if (v <= t) dark++;
-  const darkInk = options.darkInk ?? dark < sample.length / 2;
+  for (let v = 0; v <= t; v++) dark += hist[v]!;
+  const darkInk = options.darkInk ?? dark < total / 2;
   const ink = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) ink[i] = (gray[i]! <= t) === darkInk ? 1 : 0;
   return ink;
@@ -56,15 +61,6 @@ function findNumberGlyphs(img: RawImage): NumberGlyphs {
   const main = blobs.filter((b) => b.y1 - b.y0 >= 0.8 * charHeight && b.y1 - b.y0 <= 1.2 * charHeight && b.x1 - b.x0 <= 1.2 * charHeight);
   if (main.length < 2) return null;
   return { blobs, charHeight, main };
-}
-
-/** The grey values of columns `x0`..`x1` (clamped to the image). */
-function columns(gray: Uint8Array, w: number, h: number, x0: number, x1: number): Uint8Array {
-  const from = Math.max(0, Math.min(w - 1, Math.round(x0)));
-  const to = Math.max(from + 1, Math.min(w, Math.round(x1)));
-  const out = new Uint8Array((to - from) * h);
-  for (let y = 0; y < h; y++) out.set(gray.subarray(y * w + from, y * w + to), y * (to - from));
-  return out;
 }
 
 /** Small glyphs are at most this part of the number's character height (type codes such as
