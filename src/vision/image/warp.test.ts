@@ -18,22 +18,38 @@ function referenceSample(img: RawImage, x: number, y: number, c: number): number
   return Math.round((at(x0, y0) * (1 - fx) + at(x1, y0) * fx) * (1 - fy) + (at(x0, y1) * (1 - fx) + at(x1, y1) * fx) * fy);
 }
 
+/** warpQuad's output checked pixel by pixel against referenceSample through the homography. */
+function expectWarpMatchesReference(img: RawImage, quad: Point[], w: number, h: number): void {
+  const got = warpQuad(img, quad, w, h);
+  const m = rectToQuadHomography(quad, w, h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const z = m[6]! * (x + 0.5) + m[7]! * (y + 0.5) + m[8]!;
+      const u = (m[0]! * (x + 0.5) + m[1]! * (y + 0.5) + m[2]!) / z - 0.5;
+      const v = (m[3]! * (x + 0.5) + m[4]! * (y + 0.5) + m[5]!) / z - 0.5;
+      for (let c = 0; c < img.channels; c++) expect(got.data[(y * w + x) * img.channels + c]).toBe(referenceSample(img, u, v, c));
+    }
+  }
+}
+
+/** resizeBilinear's output checked pixel by pixel against referenceSample (centres aligned). */
+function expectResizeMatchesReference(img: RawImage, w: number, h: number): void {
+  const got = resizeBilinear(img, w, h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const u = (x + 0.5) * (img.width / w) - 0.5;
+      const v = (y + 0.5) * (img.height / h) - 0.5;
+      for (let c = 0; c < img.channels; c++) expect(got.data[(y * w + x) * img.channels + c]).toBe(referenceSample(img, u, v, c));
+    }
+  }
+}
+
 describe('bilinear warps', () => {
   it.each([1, 3] as const)('a quadrilateral cut out matches per-channel bilinear sampling (%i channels)', (channels) => {
     const img = noise(200, 120, channels, 7);
     // Tilted, partly outside the image (border clamping).
     const quad: Point[] = [{ x: 10.3, y: 20.7 }, { x: 190.2, y: 5.1 }, { x: 205.9, y: 60.4 }, { x: 12.1, y: 80.5 }];
-    const [w, h] = [150, 40];
-    const got = warpQuad(img, quad, w, h);
-    const m = rectToQuadHomography(quad, w, h);
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const z = m[6]! * (x + 0.5) + m[7]! * (y + 0.5) + m[8]!;
-        const u = (m[0]! * (x + 0.5) + m[1]! * (y + 0.5) + m[2]!) / z - 0.5;
-        const v = (m[3]! * (x + 0.5) + m[4]! * (y + 0.5) + m[5]!) / z - 0.5;
-        for (let c = 0; c < channels; c++) expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(img, u, v, c));
-      }
-    }
+    expectWarpMatchesReference(img, quad, 150, 40);
   });
 
   it.each([1, 3] as const)('random quadrilaterals, inside and across the border, match per-channel bilinear sampling (%i channels)', (channels) => {
@@ -44,16 +60,7 @@ describe('bilinear warps', () => {
       const [x, y, qw, qh, skew] = [rnd() * 120 - 20, rnd() * 80 - 20, 3 + rnd() * 60, 2 + rnd() * 30, (rnd() - 0.5) * 12];
       const quad: Point[] = [{ x, y }, { x: x + qw, y: y + skew }, { x: x + qw + rnd() * 4, y: y + qh + skew }, { x: x - rnd() * 4, y: y + qh }];
       const [w, h] = [1 + Math.floor(rnd() * 90), 1 + Math.floor(rnd() * 40)];
-      const got = warpQuad(img, quad, w, h);
-      const m = rectToQuadHomography(quad, w, h);
-      for (let yy = 0; yy < h; yy++) {
-        for (let xx = 0; xx < w; xx++) {
-          const z = m[6]! * (xx + 0.5) + m[7]! * (yy + 0.5) + m[8]!;
-          const u = (m[0]! * (xx + 0.5) + m[1]! * (yy + 0.5) + m[2]!) / z - 0.5;
-          const v = (m[3]! * (xx + 0.5) + m[4]! * (yy + 0.5) + m[5]!) / z - 0.5;
-          for (let c = 0; c < channels; c++) expect(got.data[(yy * w + xx) * channels + c]).toBe(referenceSample(img, u, v, c));
-        }
-      }
+      expectWarpMatchesReference(img, quad, w, h);
     }
   });
 
@@ -64,14 +71,7 @@ describe('bilinear warps', () => {
       const img = noise(1 + Math.floor(rnd() * 50), 1 + Math.floor(rnd() * 30), channels, n);
       // Up to just under 2x smaller (larger shrinks box-average first).
       const [w, h] = [Math.max(1, Math.ceil(img.width * (0.51 + rnd() * 2))), Math.max(1, Math.ceil(img.height * (0.51 + rnd() * 2)))];
-      const got = resizeBilinear(img, w, h);
-      for (let y = 0; y < h; y++) {
-        for (let x = 0; x < w; x++) {
-          const u = (x + 0.5) * (img.width / w) - 0.5;
-          const v = (y + 0.5) * (img.height / h) - 0.5;
-          for (let c = 0; c < channels; c++) expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(img, u, v, c));
-        }
-      }
+      expectResizeMatchesReference(img, w, h);
     }
   });
 
@@ -115,14 +115,6 @@ describe('bilinear warps', () => {
 
   it.each([1, 3] as const)('an enlarging resize matches per-channel bilinear sampling (%i channels)', (channels) => {
     const img = noise(61, 23, channels, 3);
-    const [w, h] = [128, 48];
-    const got = resizeBilinear(img, w, h);
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const u = (x + 0.5) * (img.width / w) - 0.5;
-        const v = (y + 0.5) * (img.height / h) - 0.5;
-        for (let c = 0; c < channels; c++) expect(got.data[(y * w + x) * channels + c]).toBe(referenceSample(img, u, v, c));
-      }
-    }
+    expectResizeMatchesReference(img, 128, 48);
   });
 });
