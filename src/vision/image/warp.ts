@@ -60,23 +60,26 @@ export function resizeBilinear(img: RawImage, width: number, height: number): Ra
   return { data: out, width, height, channels: ch };
 }
 
-function boxShrink(img: RawImage, kx: number, ky: number): RawImage {
+/** Averages each `kx` x `ky` block of pixels into one (rounded; a partial block at the right or
+ * bottom edge is dropped): the prefilter before a bilinear shrink by 2x or more. Row by row,
+ * the block sums of a whole output row at once. */
+export function boxShrink(img: RawImage, kx: number, ky: number): RawImage {
   const w = Math.floor(img.width / kx);
   const h = Math.floor(img.height / ky);
   const ch = img.channels;
   const out = Buffer.alloc(w * h * ch);
+  const sums = new Float64Array(w * ch);
   const n = kx * ky;
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      for (let c = 0; c < ch; c++) {
-        let s = 0;
-        for (let dy = 0; dy < ky; dy++) {
-          const row = ((y * ky + dy) * img.width + x * kx) * ch + c;
-          for (let dx = 0; dx < kx; dx++) s += img.data[row + dx * ch]!;
-        }
-        out[(y * w + x) * ch + c] = s / n + ROUND_UP_FROM_HALF;
+    sums.fill(0);
+    for (let dy = 0; dy < ky; dy++) {
+      const row = (y * ky + dy) * img.width * ch;
+      for (let x = 0; x < w; x++) {
+        const base = row + x * kx * ch;
+        for (let dx = 0; dx < kx; dx++) for (let c = 0; c < ch; c++) sums[x * ch + c]! += img.data[base + dx * ch + c]!;
       }
     }
+    for (let i = 0; i < w * ch; i++) out[y * w * ch + i] = sums[i]! / n + ROUND_UP_FROM_HALF;
   }
   return { data: out, width: w, height: h, channels: ch };
 }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { RawImage } from '../image/decode.js';
-import { ROUND_UP_FROM_HALF } from '../image/warp.js';
+import { boxShrink, ROUND_UP_FROM_HALF } from '../image/warp.js';
 
 // ImageNet statistics, applied in BGR channel order as PaddleOCR trained the detector.
 const MEAN_BGR = [0.406, 0.456, 0.485] as const;
@@ -132,25 +132,4 @@ export function resizeToDetectionTensor(img: RawImage, width: number, height: nu
     }
   }
   return out;
-}
-
-function boxShrink(img: RawImage, kx: number, ky: number): RawImage {
-  const w = Math.floor(img.width / kx);
-  const h = Math.floor(img.height / ky);
-  const ch = img.channels;
-  const out = Buffer.alloc(w * h * ch);
-  const sums = new Float64Array(w * ch);
-  const n = kx * ky;
-  for (let y = 0; y < h; y++) {
-    sums.fill(0);
-    for (let dy = 0; dy < ky; dy++) {
-      const row = (y * ky + dy) * img.width * ch;
-      for (let x = 0; x < w; x++) {
-        const base = row + x * kx * ch;
-        for (let dx = 0; dx < kx; dx++) for (let c = 0; c < ch; c++) sums[x * ch + c]! += img.data[base + dx * ch + c]!;
-      }
-    }
-    for (let i = 0; i < w * ch; i++) out[y * w * ch + i] = sums[i]! / n + ROUND_UP_FROM_HALF;
-  }
-  return { data: out, width: w, height: h, channels: ch };
 }
