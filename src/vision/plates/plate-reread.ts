@@ -125,8 +125,13 @@ export function wantsWiderLook(candidate: PlateCandidate, firstLook: readonly Ch
  * add readings of a line the box may not belong to: a badge read as a plate). */
 export function widenedLooks(narrow: readonly CharOption[][][], wide: readonly CharOption[][][]): CharOption[][][] {
   if (wide.length === 0) return [...narrow];
-  if (wide[0]!.length === narrow[0]?.length) return [...wide, ...narrow.slice(wide.length)];
+  if (narrow[0] && readsAsMany(wide[0]!, narrow[0])) return [...wide, ...narrow.slice(wide.length)];
   return [...narrow, wide[0]!];
+}
+
+/** The widened line read as many characters as the narrow one: the cut showed part of one. */
+function readsAsMany(wide: readonly CharOption[][], narrow: readonly CharOption[][]): boolean {
+  return wide.length === narrow.length;
 }
 
 export interface RereadOptions {
@@ -222,7 +227,8 @@ export async function rereadCandidates(
   }));
   const readWidened = async () => {
     const photos = await readEach(cutAtEnd, (i) => wideCrops.get(i)!);
-    const whole = cutAtEnd.filter((i) => photos.get(i)!.length === views[i]![0]!.length);
+    // Only a line the widened looks will replace gets their brightest channel (widenedLooks).
+    const whole = cutAtEnd.filter((i) => readsAsMany(photos.get(i)!, views[i]![0]!));
     const bright = await readEach(whole.filter((i) => again.includes(i)), (i) => brightestChannel(wideCrops.get(i)!));
     return { photos, bright };
   };
