@@ -94,7 +94,7 @@ export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece,
   const left = Math.max(0, Math.floor(p.x));
   const firstRead = { text: first, confidences: digitsAlone ? p.charConfidences : undefined, spans: digitsAlone ? p.charSpans?.map((s) => ({ x0: s.x0 - left, x1: s.x1 - left })) : undefined };
   const read = (d: typeof boxed) => ({ text: d.text, confidences: d.charConfidences, spans: d.charSpans });
-  const row = rowReading(firstRead, read(boxed), read(widened));
+  const row = rowReading(firstRead, read(boxed), read(widened), p.x + p.w - left);
   if (!row) return undefined;
   const value = row.read && row.other ? await tenthsReread(engine, image, p, row.read, row.other, row.value) : row.value;
   return { value, confidence: row.widened ? widened.confidence : boxed.confidence };

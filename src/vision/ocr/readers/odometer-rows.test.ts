@@ -134,7 +134,11 @@ describe('withoutGlyphPastDrum', () => {
     ['a digit read surely stays', first, read('0541079', [...unsure.slice(0, -1), 0.9], [...drum, 4.5]), '0541079'],
     ['a glyph the first pass saw near it is a wheel the read passed over before it', read('0541377', undefined, [...drum, 4.0]), read('0541079', unsure, [...drum, 4.5]), '0541079'],
     ['without the first pass places nothing goes', { text: '054137' }, read('0541079', unsure, [...drum, 4.5]), '0541079'],
-  ])('%s', (_, f, r, want) => expect(withoutGlyphPastDrum(f, r).text).toBe(want));
+  ])('%s', (_, f, r, want) => expect(withoutGlyphPastDrum(f, r, 4.8).text).toBe(want));
+
+  it('a digit past the first pass box stays: the first pass did not look there (a tenths wheel the box left out)', () => {
+    expect(withoutGlyphPastDrum(first, read('0541079', unsure, [...drum, 4.5]), 4.2).text).toBe('0541079');
+  });
 });
 
 describe('withoutScaleNeighbours', () => {
@@ -231,7 +235,7 @@ describe('rowReading', () => {
     const first = read('054137', [0.43, 0.68, 0.75, 0.79, 0.32, 0.31]);
     const confidences = [0.87, 0.82, 0.87, 0.68, 0.29, 0.28, 0.18];
     const past = (text: string, x: number) => read(text, confidences, [0.4, 1.0, 1.6, 2.2, 2.8, 3.4, x]);
-    expect(rowReading(first, past('0541079', 4.5), past('0541078', 4.6))?.value).toBe('054107');
+    expect(rowReading(first, past('0541079', 4.5), past('0541078', 4.6), 4.8)?.value).toBe('054107');
   });
 
   it('puts back the digit only the first pass saw when the widened crop adds none', () => {
