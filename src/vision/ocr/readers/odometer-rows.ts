@@ -236,7 +236,7 @@ export function withoutGlyphPastDrum(first: DigitRead, read: DigitRead, firstEnd
   const { text, confidences, spans } = read;
   const n = text.length;
   if (n < 4 || !confidences || confidences.length !== n || !spans || spans.length !== n || confidences[n - 1]! >= SURE_PAST_DRUM) return read;
-  if (!first.spans || first.spans.length === 0 || first.spans.length !== first.text.length) return read;
+  if (!first.spans || first.spans.length !== first.text.length) return read;
   const centres = spanCentres(spans);
   // The pitch of the digits before the glyph in question.
   const room = MISSED_WHEEL_GAP * medianOf(stepsBetween(centres.slice(0, -1)));
@@ -274,10 +274,10 @@ export interface RowReading {
 
 /**
  * The row's reading from its three reads: the first pass (any character), the box read again
- * digits only, and a crop widened to the right (all three start at the box's corner, and the box
- * ends at `firstEnd`). When the first pass shows that the box swallowed
- * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
- * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
+ * digits only, and a crop widened to the right (all three start at the box's corner; the box
+ * ends at `firstEnd`). When the first pass shows that the box swallowed a scale label
+ * ("01989070"), the digits-only read carries it too, as whatever digits the label's glyphs were
+ * forced into ("0198900"): the first pass without the label is the reading.
  * Otherwise a unit letter forced to a digit, a glyph past the drum's end, a scale label standing
  * apart and a window edge read as a leading 1 go, a digit only the first pass saw is put back,
  * and the first pass settles the digits it was clearly surer of.
