@@ -88,10 +88,13 @@ export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece,
   const right = Math.min(image.width, p.x + p.w + p.h * 1.0, nextRight);
   const [boxed, widened] = await engine.recognizeCrops([cropRect(image, p.x, p.y, p.w, p.h), cropRect(image, p.x, p.y, right - p.x, p.h)], { charset: '0123456789' });
   if (!boxed || !widened) return undefined;
-  // The first pass's per-character confidences line up with its reading only when it read digits alone.
-  const firstRead = { text: first, confidences: p.text === first ? p.charConfidences : undefined };
+  // The first pass's per-character confidences and places line up with its reading only when it
+  // read digits alone; its places are moved into the crops, which start at the box's corner.
+  const digitsAlone = p.text === first;
+  const left = Math.max(0, Math.floor(p.x));
+  const firstRead = { text: first, confidences: digitsAlone ? p.charConfidences : undefined, spans: digitsAlone ? p.charSpans?.map((s) => ({ x0: s.x0 - left, x1: s.x1 - left })) : undefined };
   const read = (d: typeof boxed) => ({ text: d.text, confidences: d.charConfidences, spans: d.charSpans });
-  const row = rowReading(firstRead, read(boxed), read(widened));
+  const row = rowReading(firstRead, read(boxed), read(widened), p.x + p.w - left);
   if (!row) return undefined;
   const value = row.read && row.other ? await tenthsReread(engine, image, p, row.read, row.other, row.value) : row.value;
   return { value, confidence: row.widened ? widened.confidence : boxed.confidence };

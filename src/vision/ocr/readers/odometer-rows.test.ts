@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, splitPiece, withScaleLabelsApart, surerDigits, withFirstPassDigit, withoutForcedLast, withoutScaleNeighbours, trailingScaleLabels, withoutWindowEdge, withTenths } from './odometer-rows.js';
+import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, splitPiece, withScaleLabelsApart, surerDigits, withFirstPassDigit, withoutForcedLast, withoutGlyphPastDrum, withoutScaleNeighbours, trailingScaleLabels, withoutWindowEdge, withTenths } from './odometer-rows.js';
 
 const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
 
@@ -123,6 +123,24 @@ describe('withoutForcedLast', () => {
   ])('%s', (_, r, want) => expect(withoutForcedLast(r).text).toBe(want));
 });
 
+describe('withoutGlyphPastDrum', () => {
+  // 0 5 4 1 3 and the tenths wheel, one pitch apart; the first pass read those six.
+  const first = read('054137', [0.43, 0.68, 0.75, 0.79, 0.32, 0.31]);
+  const unsure = [0.87, 0.82, 0.87, 0.68, 0.29, 0.28, 0.18];
+  const drum = [0.4, 1.0, 1.6, 2.2, 2.8, 3.4];
+  it.each<[string, DigitRead, DigitRead, string]>([
+    ['ticks past the window, an unsure digit with room for a wheel before it, go', first, read('0541079', unsure, [...drum, 4.5]), '054107'],
+    ['the next wheel, one pitch on, stays', first, read('0541079', unsure, [...drum, 4.0]), '0541079'],
+    ['a digit read surely stays', first, read('0541079', [...unsure.slice(0, -1), 0.9], [...drum, 4.5]), '0541079'],
+    ['a glyph the first pass saw near it is a wheel the read passed over before it', read('0541377', undefined, [...drum, 4.0]), read('0541079', unsure, [...drum, 4.5]), '0541079'],
+    ['without the first pass places nothing goes', { text: '054137' }, read('0541079', unsure, [...drum, 4.5]), '0541079'],
+  ])('%s', (_, f, r, want) => expect(withoutGlyphPastDrum(f, r, 4.8).text).toBe(want));
+
+  it('a digit past the first pass box stays: the first pass did not look there (a tenths wheel the box left out)', () => {
+    expect(withoutGlyphPastDrum(first, read('0541079', unsure, [...drum, 4.5]), 4.2).text).toBe('0541079');
+  });
+});
+
 describe('withoutScaleNeighbours', () => {
   it.each<[string, DigitRead, string]>([
     ['a dial 20 standing apart on the left goes', read('20012565', undefined, [0.25, 0.4, 1.55, 1.9, 2.15, 2.5, 2.75, 3.05]), '012565'],
@@ -211,6 +229,13 @@ describe('rowReading', () => {
   it('a tenths wheel the first pass read surely is the last digit: the widened crop adds no dial label after it', () => {
     const first: DigitRead = { text: '008507', confidences: [0.97, 0.99, 0.96, 0.99, 0.91, 0.96] };
     expect(rowReading(first, read('00850'), read('0085070'))?.value).toBe('008507');
+  });
+
+  it('drops the dial ticks past the drum that both digits-only reads forced to a digit', () => {
+    const first = read('054137', [0.43, 0.68, 0.75, 0.79, 0.32, 0.31]);
+    const confidences = [0.87, 0.82, 0.87, 0.68, 0.29, 0.28, 0.18];
+    const past = (text: string, x: number) => read(text, confidences, [0.4, 1.0, 1.6, 2.2, 2.8, 3.4, x]);
+    expect(rowReading(first, past('0541079', 4.5), past('0541078', 4.6), 4.8)?.value).toBe('054107');
   });
 
   it('puts back the digit only the first pass saw when the widened crop adds none', () => {

@@ -219,6 +219,32 @@ function insertedDigit(first: DigitRead, read: DigitRead): DigitRead | undefined
   return undefined;
 }
 
+/** A last digit read at least this surely is a wheel wherever it stands. */
+const SURE_PAST_DRUM = 0.6;
+
+/**
+ * Drops a last digit the digits-only read saw past the drum's end: forced to digits, the
+ * recogniser reads the dial's ticks beyond the window as one more unsure digit. Wheels stand side
+ * by side at the drum's pitch, so a glyph with room for a wheel between it and the digit before
+ * (MISSED_WHEEL_GAP pitches) is past the last wheel, unless the read passed a wheel over there:
+ * the first pass, free to read any glyph, would then have read one in that room, so none of its
+ * characters may stand in it. Its silence counts only inside its box, which ends at `firstEnd`:
+ * past it (a tenths wheel the box left out) it read nothing anyway. `first` needs its spans; all
+ * places are in the read's crop.
+ */
+export function withoutGlyphPastDrum(first: DigitRead, read: DigitRead, firstEnd: number): DigitRead {
+  const { text, confidences, spans } = read;
+  const n = text.length;
+  if (n < 4 || !confidences || confidences.length !== n || !spans || spans.length !== n || confidences[n - 1]! >= SURE_PAST_DRUM) return read;
+  if (!first.spans || first.spans.length !== first.text.length) return read;
+  const centres = spanCentres(spans);
+  // The pitch of the digits before the glyph in question.
+  const room = MISSED_WHEEL_GAP * medianOf(stepsBetween(centres.slice(0, -1)));
+  const last = centres[n - 1]!;
+  if (last > firstEnd || last - centres[n - 2]! < room || Math.max(...spanCentres(first.spans)) > last - room) return read;
+  return { text: text.slice(0, -1), confidences: confidences.slice(0, -1), spans: spans.slice(0, -1) };
+}
+
 /** How much surer the first pass must be of a digit to overrule the digits-only read. */
 const FIRST_PASS_MARGIN = 0.15;
 
@@ -248,17 +274,18 @@ export interface RowReading {
 
 /**
  * The row's reading from its three reads: the first pass (any character), the box read again
- * digits only, and a crop widened to the right. When the first pass shows that the box swallowed
- * a scale label ("01989070"), the digits-only read carries it too, as whatever digits the
- * label's glyphs were forced into ("0198900"): the first pass without the label is the reading.
- * Otherwise a unit letter forced to a digit, a scale label standing apart and a window edge read
- * as a leading 1 go, a digit only the first pass saw is put back, and the first pass settles the
- * digits it was clearly surer of.
+ * digits only, and a crop widened to the right (all three start at the box's corner; the box
+ * ends at `firstEnd`). When the first pass shows that the box swallowed a scale label
+ * ("01989070"), the digits-only read carries it too, as whatever digits the label's glyphs were
+ * forced into ("0198900"): the first pass without the label is the reading.
+ * Otherwise a unit letter forced to a digit, a glyph past the drum's end, a scale label standing
+ * apart and a window edge read as a leading 1 go, a digit only the first pass saw is put back,
+ * and the first pass settles the digits it was clearly surer of.
  */
-export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead): RowReading | undefined {
+export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRead, firstEnd = Infinity): RowReading | undefined {
   const firstClean = cleanRowDigits(first.text);
   if (firstClean && firstClean !== first.text && boxed.text.startsWith(firstClean)) return { value: firstClean };
-  const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(withoutForcedLast(r)));
+  const close = (r: DigitRead) => withoutWindowEdge(withoutScaleNeighbours(withoutGlyphPastDrum(first, withoutForcedLast(r), firstEnd)));
   const wide = close(widened);
   const tenths = (r: DigitRead) => {
     const value = withTenths(cleanRowDigits(r.text), cleanRowDigits(wide.text));
