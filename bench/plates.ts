@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q]
+ * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -14,6 +14,12 @@
  * --jpeg-quality Q alone stores every photo again as a JPEG of that quality at its own size.
  * Both show what tuning to these exact pixels hides: a pipeline that reads a plate only from the
  * photo as it is, and not from a copy that looks the same, was lucky rather than right.
+ *
+ * --pairs reads every scene photo beside the next one of its set (1 with 2, 3 with 4, ...; an odd
+ * last one beside the first), each fitted into one half of a 1920 x 1080 canvas (never enlarged)
+ * and stored as a JPEG (quality 92): a gate or parking row with two cars. The rates are per
+ * labeled plate (both must be read), `both` is the share of photos where both were; a plate
+ * counts as false unless it is one of the two labeled ones. Crop sets are left out.
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,7 +29,7 @@ import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
-import { DEFAULT_DATA_DIR, loadPlateSets } from './lib/plates-dataset.js';
+import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
 import { exactKey, formatRow, iou, looseKey, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { flag } from './lib/stats.js';
 
@@ -36,6 +42,7 @@ const hint = process.argv.includes('--hint');
 const showMisses = process.argv.includes('--misses');
 const longSide = Number(flag('long-side', '0'));
 const jpegQuality = Number(flag('jpeg-quality', '0'));
+const pairs = process.argv.includes('--pairs');
 
 /** The photo as the bench reads it (see --long-side), and how much larger than the labeled one. */
 async function photo(file: string): Promise<{ bytes: Buffer; scale: number }> {
@@ -47,6 +54,31 @@ async function photo(file: string): Promise<{ bytes: Buffer; scale: number }> {
   const meta = await sharp(bytes).metadata();
   return { bytes: data, scale: Math.max(info.width, info.height) / Math.max(meta.width ?? 1, meta.height ?? 1) };
 }
+
+/** Half of the --pairs canvas: a photo is fitted into it, centred. */
+const HALF = { width: 960, height: 1080 };
+
+/** Two photos side by side on a 1920 x 1080 canvas (see --pairs), and their labeled boxes there. */
+async function pairPhoto(a: PlateSample, b: PlateSample): Promise<{ bytes: Buffer; boxes: Array<PlateBox | undefined> }> {
+  const halves = await Promise.all([a, b].map(async (s, i) => {
+    const bytes = await readFile(s.file);
+    const meta = await sharp(bytes).metadata();
+    const { data, info } = await sharp(bytes).rotate().resize(HALF.width, HALF.height, { fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' })
+      .png().toBuffer({ resolveWithObject: true });
+    const left = i * HALF.width + Math.floor((HALF.width - info.width) / 2);
+    const top = Math.floor((HALF.height - info.height) / 2);
+    const k = Math.max(info.width, info.height) / Math.max(meta.width ?? 1, meta.height ?? 1);
+    const box = s.box && { xmin: left + s.box.xmin * k, ymin: top + s.box.ymin * k, xmax: left + s.box.xmax * k, ymax: top + s.box.ymax * k };
+    return { input: data, left, top, box };
+  }));
+  const bytes = await sharp({ create: { width: 2 * HALF.width, height: HALF.height, channels: 3, background: { r: 128, g: 128, b: 128 } } })
+    .composite(halves).jpeg({ quality: 92 }).toBuffer();
+  return { bytes, boxes: halves.map((h) => h.box) };
+}
+
+/** Each photo with the next one of its set (an odd last one with the first). */
+const pairUp = <T>(all: readonly T[]): Array<[T, T]> =>
+  all.flatMap((s, i) => (i % 2 === 0 && all.length > 1 ? [[s, all[(i + 1) % all.length]!] as [T, T]] : []));
 
 const sets = await loadPlateSets(dataDir);
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
@@ -61,9 +93,41 @@ const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptio
 });
 
 console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${longSide ? `, photos resampled to a ${longSide} px longer side` : ''}${longSide || jpegQuality ? `, stored again as JPEG q${jpegQuality || 92}` : ''}`);
+/** Per labeled plate of each two-plate photo: the other labeled plate is no false one. */
+async function benchPairs(name: string, samples: readonly PlateSample[]): Promise<void> {
+  const photos = await Promise.all(pairUp(samples).map(async (pair) => ({ pair, ...(await pairPhoto(...pair)) })));
+  await pipeline.read(await decodeImage(photos[0]!.bytes), options('normal', samples[0]!.region));
+  for (const mode of modes) {
+    const outcomes: SampleOutcome[] = [];
+    let both = 0;
+    for (const { pair, bytes, boxes } of photos) {
+      const t = performance.now();
+      const c = process.cpuUsage();
+      const res = await pipeline.read(await decodeImage(bytes), options(mode, pair[0].region));
+      const ms = performance.now() - t;
+      const used = process.cpuUsage(c);
+      const cpuMs = (used.user + used.system) / 1000;
+      const hits = pair.map((s) => res.plates.find((p) => looseKey(p.plate) === looseKey(s.plate)));
+      if (hits.every(Boolean)) both++;
+      pair.forEach((s, i) => {
+        const other = looseKey(pair[1 - i]!.plate);
+        const box = boxes[i];
+        const hit = hits[i];
+        outcomes.push({ label: s.plate, plates: res.plates.map((p) => p.plate).filter((p) => looseKey(p) !== other), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined });
+      });
+      if (showMisses && !hits.every(Boolean)) console.log(`  miss ${pair.map((s) => s.plate).join(' + ')}: ${res.plates.map((p) => p.plate).join(' ') || '-'}`);
+    }
+    console.log(`${formatRow(`${name} pairs ${mode}`, summarise(outcomes))}  both ${((both / photos.length) * 100).toFixed(1)}%`);
+  }
+}
+
 for (const [name, all] of Object.entries(sets)) {
   if (wantedSets && !wantedSets.includes(name)) continue;
   const samples = limit > 0 ? all.slice(0, limit) : all;
+  if (pairs) {
+    if (name.startsWith('scenes-')) await benchPairs(name, samples);
+    continue;
+  }
   const photos = await Promise.all(samples.map((s) => photo(s.file)));
   const bytes = photos.map((p) => p.bytes);
   // Warm-up: first runs allocate the sessions' buffers.

@@ -115,6 +115,13 @@ describe('candidatesToRead', () => {
     expect(out.map((c) => c.lines[0]![3].y - c.lines[0]![0].y)).toEqual(heights);
   });
 
+  it('leaves out candidates centred where a plate was read surely, and reads the next in their place', () => {
+    const scene = { ...pick, limit: 1, imageWidth: 1920, imageHeight: 1080 };
+    const sureAreas = [{ xmin: 60, ymin: 0, xmax: 280, ymax: 60 }];
+    expect(candidatesToRead(texts, { ...scene, sureAreas }).map((c) => c.lines[0]![0])).toEqual([{ x: 20, y: 130 }]);
+    expect(candidatesToRead(texts, scene).map((c) => c.lines[0]![0])).toEqual([{ x: 90, y: 2 }]);
+  });
+
   it('leaves out candidates below the plate-likeness floor', () => {
     expect(candidatesToRead([{ quad: rect(20, 40, 150, 90), score: 0.1 }], pick)).toEqual([]);
   });

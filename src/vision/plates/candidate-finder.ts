@@ -1,3 +1,4 @@
+import type { Box } from '../../services/recognition/plate-reader.port.js';
 import { quadBounds, quadCentre, quadSize } from '../image/quad.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
@@ -134,6 +135,17 @@ export interface CandidatePick {
   imageHeight: number;
   /** Keep a crop's small print (redaction hides every text). */
   keepSmallPrint?: boolean;
+  /** Around plates an earlier pass read surely: candidates centred there are not read again, and
+   * do not take the places of the photo's other plates. */
+  sureAreas?: readonly Box[];
+}
+
+/** Whether a candidate's centre lies in one of `areas`. */
+function within(c: PlateCandidate, areas: readonly Box[]): boolean {
+  const b = quadBounds(c.lines.flat());
+  const x = (b.x0 + b.x1) / 2;
+  const y = (b.y0 + b.y1) / 2;
+  return areas.some((a) => x >= a.xmin && x <= a.xmax && y >= a.ymin && y <= a.ymax);
 }
 
 /** The candidates a pass reads, best first. A plate crop's small print is left out before
@@ -149,7 +161,7 @@ export function candidatesToRead(texts: readonly DetectedText[], pick: Candidate
   }
   const all = findPlateCandidates(texts).filter((c) => c.dscore >= pick.minScore);
   const kept = pick.keepSmallPrint ? all : withoutCropSmallPrint(all, pick.imageHeight);
-  return kept.slice(0, pick.limit);
+  return kept.filter((c) => !within(c, pick.sureAreas ?? [])).slice(0, pick.limit);
 }
 
 /** Plate crops are two (US, 12 x 6 in) to five (EU, 520 x 110 mm) times as wide as tall; a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
-import { bestOfViews, completions, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
+import { bestOfViews, completions, createPlatePipeline, type PlateOcr, surroundings } from './plate-pipeline.js';
 import type { Quad } from './plate.types.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
@@ -38,10 +38,17 @@ function fakeOcr(text: string, confidence: number, doubtfulAt = -1, doubtful = c
 }
 
 describe('plate pipeline passes', () => {
-  it('stops after the coarse pass when it reads a plate it is sure of', async () => {
-    const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
+  it('does not read again a plate the coarse pass read surely, though the finer pass looks for others', async () => {
+    const { ocr, detSides, reads } = fakeOcr('ABC1234', 0.98);
     const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
     expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(detSides).toEqual([640, 960]);
+    expect(reads).toEqual([1]);
+  });
+
+  it('stops after the coarse pass on a plate crop read surely (the finer pass would show it no larger)', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
+    await createPlatePipeline(ocr).read(blank(320, 160), options());
     expect(detSides).toEqual([640]);
   });
 
@@ -145,6 +152,55 @@ describe('second looks beside a settled plate', () => {
     const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode }));
     expect(res.plates.map((p) => p.plate)).toContain('abc1234');
     expect(reads).toEqual(expected);
+  });
+});
+
+/** An OCR engine that sees a near car's plate (ABC1234, wide) at every detector size and a
+ * far car's (XYZ789, narrower) only at 960 px; it reads both surely and records the texts read. */
+function twoCarsOcr() {
+  const read: string[] = [];
+  const line = (view: RawImage, fx: number, fy: number, halfWidth: number): Quad => {
+    const [cx, cy] = [fx * view.width, fy * view.height];
+    return [{ x: cx - halfWidth, y: cy - 25 }, { x: cx + halfWidth, y: cy - 25 }, { x: cx + halfWidth, y: cy + 25 }, { x: cx - halfWidth, y: cy + 25 }];
+  };
+  const ocr: PlateOcr = {
+    async detect(view, opts) {
+      const near = { quad: line(view, 0.25, 0.5, 120), score: 0.9 };
+      return opts?.detLimitSide === 960 ? [near, { quad: line(view, 0.9, 0.9, 80), score: 0.9 }] : [near];
+    },
+    async recognizeCrops(crops) {
+      return crops.map((crop) => {
+        const text = crop.width / crop.height > 3.8 ? 'ABC1234' : 'XYZ789';
+        read.push(text);
+        return { text, charConfidences: [...text].map(() => 0.98), alternatives: [...text].map((c) => [{ char: c, prob: 0.98 }]) };
+      });
+    },
+  };
+  return { ocr, read };
+}
+
+describe('a photo with several cars', () => {
+  // A number 100 px wide, 20 px tall.
+  const sure = { textBox: { xmin: 500, ymin: 400, xmax: 600, ymax: 420 }, lineHeight: 20 };
+  const inside = (x: number, y: number) => {
+    const a = surroundings(sure);
+    return x >= a.xmin && x <= a.xmax && y >= a.ymin && y <= a.ymax;
+  };
+
+  it.each([
+    { what: 'its dealer frame below', x: 550, y: 450, settled: true },
+    { what: 'its car\'s badge five line heights above', x: 470, y: 300, settled: true },
+    { what: 'the plate of a car beside it', x: 900, y: 410, settled: false },
+    { what: 'the plate of a car behind it, higher in the photo', x: 550, y: 250, settled: false },
+  ])('the surroundings of a sure plate hold $what: $settled', ({ x, y, settled }) => {
+    expect(inside(x, y)).toBe(settled);
+  });
+
+  it('reads a far car\'s plate beside a near one read surely, each once', async () => {
+    const { ocr, read } = twoCarsOcr();
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
+    expect(res.plates.map((p) => p.plate).sort()).toEqual(['abc1234', 'xyz789']);
+    expect(read).toEqual(['ABC1234', 'XYZ789']);
   });
 });
 

@@ -37,8 +37,8 @@ export interface PassSettings {
 }
 
 interface ModeSettings {
-  /** Detection passes, coarse to fine: a finer pass runs only when the coarser ones found no
-   * plate they are sure of (most photos have a plate large enough for the coarse pass). */
+  /** Detection passes, coarse to fine. A finer pass reads again what the coarser ones were
+   * unsure of, and looks for plates too small for them (a photo may hold several cars). */
   passes: PassSettings[];
   /** Accepted plate lengths (alphanumerics). */
   minLength: number;
@@ -48,8 +48,8 @@ interface ModeSettings {
    * tipped unsure leading Os of Brazilian plates to D and only one pass can make up for it). */
   readPadding: { x: number; y: number; closeUpX: number };
   /** A plate a pass read at this score or above (grammar-weighted: a specific region format
-   * read with high confidence, or a generic one read with very high confidence) ends the
-   * search: the finer passes would only cost time. */
+   * read with high confidence, or a generic one read with very high confidence) is not looked
+   * at again: finer passes read only text away from it (see `surroundings`). */
   sureScore: number;
   /** Only lines whose first look fits a plate format get the second look (the brightest
    * channel), settled plate or not: it fades emblems inside plates, it does not turn a
@@ -130,6 +130,19 @@ export function completions<T extends { plate: string; textBox: Box; lineHeight:
     || e.lineHeight < 0.5 * p.lineHeight || (p.plate.length > e.plate.length && spans(p.textBox, e.textBox))));
 }
 
+/** Around a plate read surely: its plate's small print (state name, slogan, dealer frame,
+ * stickers) and its car's badges (make and model, 3 to 5 line heights above the number; the
+ * finer pass read them as FIAT, TOYOTA, NISS beside a sure plate). Another car's plate is
+ * farther: beside it by a car's width, several plate widths. */
+export function surroundings(p: { textBox: Box; lineHeight: number }): Box {
+  const w = 1.5 * (p.textBox.xmax - p.textBox.xmin);
+  const h = p.lineHeight;
+  return { xmin: p.textBox.xmin - w, xmax: p.textBox.xmax + w, ymin: p.textBox.ymin - 6 * h, ymax: p.textBox.ymax + 2 * h };
+}
+
+/** Whether the latest pass's view (`scales`, see `distinctView`) is larger than every earlier one's. */
+const finest = (scales: readonly number[]) => scales.slice(0, -1).every((s) => s < scales[scales.length - 1]!);
+
 function textBounds(quads: readonly Quad[]): Box {
   const b = quadBounds(quads.flat());
   return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
@@ -175,7 +188,7 @@ type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: B
 export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder): PlatePipeline {
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
    * every candidate re-read from full-resolution pixels and scored by the grammars. */
-  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions): Promise<RankedPlate[]> {
+  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<RankedPlate[]> {
     const view = await detectionView(image, pass.detSide, pass.maxUpscale, pass.detPixels);
     const found = await ocr.detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold });
     const texts = found.map((t) => ({
@@ -184,7 +197,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
     }));
     let candidates = candidatesToRead(texts, {
       limit: pass.candidates, minScore: options.thresholdD, imageWidth: image.width, imageHeight: image.height,
-      keepSmallPrint: options.mode === 'redaction',
+      keepSmallPrint: options.mode === 'redaction', sureAreas,
     });
     if (pass.refine > 0) {
       const refined: typeof candidates = [];
@@ -271,10 +284,13 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const plates: RankedPlate[] = [];
       const scales: number[] = [];
       for (const pass of mode.passes) {
+        const sure = plates.filter((p) => p.score >= mode.sureScore);
         const view = distinctView(pass, image, scales);
-        const found = await readPass(image, view, mode, options);
+        // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
+        // the earlier ones (a plate crop's own pixels) would not show.
+        if (sure.length > 0 && !finest(scales)) break;
+        const found = await readPass(image, view, mode, options, sure.map(surroundings));
         plates.push(...(view === pass ? found : completions(found, plates)));
-        if (plates.some((p) => p.score >= mode.sureScore)) break;
       }
       plates.sort((a, b) => b.rank - a.rank);
       const kept = dedupePlates(dropTruncatedReadings(dropSubordinateText(plates)))
