@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs]
+ * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--search every-plate|first-sure]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -28,6 +28,7 @@ import { decodeImage } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
+import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
 import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
 import { exactKey, formatRow, iou, looseKey, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
@@ -85,7 +86,8 @@ const sets = await loadPlateSets(dataDir);
 // --threads N: onnxruntime intra-op threads per session (default: INFERENCE_THREADS, else cores).
 const threads = Number(flag('threads') ?? process.env.INFERENCE_THREADS) || undefined;
 const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION), intraOpNumThreads: threads });
-const pipeline = createPlatePipeline(ocr);
+// --search first-sure: regular mode stops at the first sure plate (default: PLATE_SEARCH, else every-plate).
+const pipeline = createPlatePipeline(ocr, undefined, parsePlateSearch(flag('search') ?? process.env.PLATE_SEARCH));
 
 const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptions => ({
   regions: hint && region !== 'eu' ? [region] : [], strictRegion: false, textFormats: [], mode,

@@ -36,6 +36,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OCR_RECOGNIZER_THREADS: '2' })).not.toThrow();
   });
 
+  it('accepts both plate searches', () => {
+    expect(() => loadConfig({ PLATE_SEARCH: 'first-sure' })).not.toThrow();
+    expect(() => loadConfig({ PLATE_SEARCH: 'every-plate' })).not.toThrow();
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],
@@ -44,6 +49,7 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['OCR_PRECISION', 'int8'],
     ['OCR_RECOGNIZER_THREADS', 'two'],
+    ['PLATE_SEARCH', 'first'],
     ['OCR_RECOGNIZER_THREADS', '-1'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);

@@ -1,11 +1,21 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parsePlateSearch } from '../vision/plates/plate-search.js';
 import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
 
 const MB = 1024 * 1024;
 
 const intFrom = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+/** A setting a worker thread parses itself, parsed here too so a typo stops the process at start
+ * rather than at the first reading. */
+const checkedBy = (parse: (value: string | undefined) => unknown) => z.string().optional().superRefine((value, ctx) => {
+  try {
+    parse(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+});
 const boolFrom = (def: boolean) =>
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(def ? 'true' : 'false').transform((v) => ['true', '1', 'yes'].includes(v));
 
@@ -42,18 +52,13 @@ const envSchema = z.object({
   OUTBOUND_ALLOW: z.string().default(''),
   WORKER_THREADS: intFrom(Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1),
   INFERENCE_THREADS: intFrom(os.availableParallelism(), 1),
-  /** Read by the OCR worker threads (src/vision/runtime/model-variants.ts); checked here so a typo
-   * stops the process at start rather than at the first reading. */
-  OCR_PRECISION: z.string().optional().superRefine((value, ctx) => {
-    try {
-      parseOcrPrecision(value);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    }
-  }),
+  /** Read by the OCR worker threads (src/vision/runtime/model-variants.ts). */
+  OCR_PRECISION: checkedBy(parseOcrPrecision),
   /** Read by the OCR engine (src/vision/ocr/ocr-engine.ts): recogniser sessions on threads of
    * their own per analysis worker, beside the one on its thread (0: that one alone). Default there: 0. */
   OCR_RECOGNIZER_THREADS: z.coerce.number().int().min(0).max(16).optional(),
+  /** Read by the plate worker threads (src/vision/plates/plate-search.ts). */
+  PLATE_SEARCH: checkedBy(parsePlateSearch),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
   LICENSE_KEY: z.string().default(''),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
 import { bestOfViews, completions, createPlatePipeline, type PlateOcr, surroundings } from './plate-pipeline.js';
+import { parsePlateSearch } from './plate-search.js';
 import type { Quad } from './plate.types.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
@@ -201,6 +202,21 @@ describe('a photo with several cars', () => {
     const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
     expect(res.plates.map((p) => p.plate).sort()).toEqual(['abc1234', 'xyz789']);
     expect(read).toEqual(['ABC1234', 'XYZ789']);
+  });
+
+  it('stops at the near car\'s sure plate when the server is set to (PLATE_SEARCH=first-sure)', async () => {
+    const { ocr, read } = twoCarsOcr();
+    const res = await createPlatePipeline(ocr, undefined, 'first-sure').read(blank(1280, 720), options());
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(read).toEqual(['ABC1234']);
+  });
+
+  it.each([
+    [undefined, 'every-plate'], ['', 'every-plate'], [' First-Sure ', 'first-sure'], ['every-plate', 'every-plate'],
+  ])('PLATE_SEARCH %j is %s', (value, want) => expect(parsePlateSearch(value)).toBe(want));
+
+  it('refuses an unknown PLATE_SEARCH, naming the choices', () => {
+    expect(() => parsePlateSearch('first')).toThrow('PLATE_SEARCH must be one of every-plate, first-sure, got "first"');
   });
 });
 

@@ -11,6 +11,7 @@ import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading, topProb } from './plate-scoring.js';
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
+import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
@@ -185,7 +186,7 @@ export interface PlatePipeline {
  * grammars pick each reading. */
 type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box; matched: boolean; weakest: number };
 
-export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder): PlatePipeline {
+export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder, search: PlateSearch = 'every-plate'): PlatePipeline {
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
    * every candidate re-read from full-resolution pixels and scored by the grammars. */
   async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<RankedPlate[]> {
@@ -288,7 +289,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         const view = distinctView(pass, image, scales);
         // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
         // the earlier ones (a plate crop's own pixels) would not show.
-        if (sure.length > 0 && !finest(scales)) break;
+        if (sure.length > 0 && (search === 'first-sure' || !finest(scales))) break;
         const found = await readPass(image, view, mode, options, sure.map(surroundings));
         plates.push(...(view === pass ? found : completions(found, plates)));
       }

@@ -1,6 +1,7 @@
 import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine } from '../ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../plates/plate-pipeline.js';
+import { parsePlateSearch } from '../plates/plate-search.js';
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../vehicles/vehicle-detector.js';
@@ -18,7 +19,7 @@ function getPipeline(): Promise<PlatePipeline> {
       detect: (img) => detector.detect(img, { minScore: 0.2 }),
       dominantColour,
     };
-    return createPlatePipeline(ocr, vehicles);
+    return createPlatePipeline(ocr, vehicles, parsePlateSearch(process.env.PLATE_SEARCH));
   });
   return pipeline;
 }
