@@ -12,6 +12,7 @@ import {
   pruneInitializers,
 } from './onnx-fold.js';
 import { encodeOnnxModel, parseOnnxModel } from './onnx-model.js';
+import { parseChoice } from '../../domain/choice.js';
 
 /**
  * Which graph the OCR sessions run (OCR_PRECISION):
@@ -26,12 +27,7 @@ import { encodeOnnxModel, parseOnnxModel } from './onnx-model.js';
 export type OcrPrecision = 'fp32' | 'fused';
 export const OCR_PRECISIONS: readonly OcrPrecision[] = ['fp32', 'fused'];
 
-export function parseOcrPrecision(value: string | undefined): OcrPrecision {
-  const v = (value ?? '').trim().toLowerCase();
-  if (v === '') return 'fused';
-  if ((OCR_PRECISIONS as readonly string[]).includes(v)) return v as OcrPrecision;
-  throw new Error(`OCR_PRECISION must be one of ${OCR_PRECISIONS.join(', ')}, got "${value}"`);
-}
+export const parseOcrPrecision = (value: string | undefined): OcrPrecision => parseChoice('OCR_PRECISION', OCR_PRECISIONS, 'fused', value);
 
 /** Bump when a pass changes, so cached files of the old passes are not reused. */
 const PASSES_VERSION = 3;
