@@ -53,6 +53,12 @@ describe('plate pipeline passes', () => {
     expect(detSides).toEqual([640]);
   });
 
+  it('reports no plate for a line that reads as a make\'s badge, however surely', async () => {
+    const { ocr } = fakeOcr('TOYOTA', 0.98);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
+    expect(res.plates).toEqual([]);
+  });
+
   it('runs the finer pass when the coarse one is unsure, and reports the plate once', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
     const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());

@@ -1,5 +1,6 @@
 import type { RawImage } from '../image/decode.js';
 import { quadBounds, quadSize } from '../image/quad.js';
+import { isVehicleBadge } from '../../domain/plates/vehicle-badges.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
 import { candidatesToRead, type DetectedText, fillsPlateCrop } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
@@ -253,7 +254,8 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
       const textBox = textBounds(candidate.lines);
-      if (isOverlayText(top.plate, textBox, image.height)) continue;
+      // A make's badge is text, not a plate (see vehicle-badges.ts): the line is no plate at all.
+      if (isOverlayText(top.plate, textBox, image.height) || isVehicleBadge(top.plate)) continue;
       const seen = new Set<string>();
       const list = ranked.filter((r) => !seen.has(r.plate) && seen.add(r.plate)).slice(0, MAX_CANDIDATES_PER_PLATE);
       plates.push({
