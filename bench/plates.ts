@@ -81,6 +81,16 @@ async function pairPhoto(a: PlateSample, b: PlateSample): Promise<{ bytes: Buffe
 const pairUp = <T>(all: readonly T[]): Array<[T, T]> =>
   all.flatMap((s, i) => (i % 2 === 0 && all.length > 1 ? [[s, all[(i + 1) % all.length]!] as [T, T]] : []));
 
+/** Runs `work` and measures it: wall ms and this process's CPU ms (all threads). */
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number }> {
+  const t = performance.now();
+  const c = process.cpuUsage();
+  const value = await work();
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(c);
+  return { value, ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
 const sets = await loadPlateSets(dataDir);
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
 // --threads N: onnxruntime intra-op threads per session (default: INFERENCE_THREADS, else cores).
@@ -103,12 +113,7 @@ async function benchPairs(name: string, samples: readonly PlateSample[]): Promis
     const outcomes: SampleOutcome[] = [];
     let both = 0;
     for (const { pair, bytes, boxes } of photos) {
-      const t = performance.now();
-      const c = process.cpuUsage();
-      const res = await pipeline.read(await decodeImage(bytes), options(mode, pair[0].region));
-      const ms = performance.now() - t;
-      const used = process.cpuUsage(c);
-      const cpuMs = (used.user + used.system) / 1000;
+      const { value: res, ms, cpuMs } = await timed(async () => pipeline.read(await decodeImage(bytes), options(mode, pair[0].region)));
       const hits = pair.map((s) => res.plates.find((p) => looseKey(p.plate) === looseKey(s.plate)));
       if (hits.every(Boolean)) both++;
       pair.forEach((s, i) => {
@@ -137,13 +142,7 @@ for (const [name, all] of Object.entries(sets)) {
   for (const mode of modes) {
     const outcomes: SampleOutcome[] = [];
     for (let i = 0; i < samples.length; i++) {
-      const t = performance.now();
-      const c = process.cpuUsage();
-      const img = await decodeImage(bytes[i]!);
-      const res = await pipeline.read(img, options(mode, samples[i]!.region));
-      const ms = performance.now() - t;
-      const used = process.cpuUsage(c);
-      const cpuMs = (used.user + used.system) / 1000;
+      const { value: res, ms, cpuMs } = await timed(async () => pipeline.read(await decodeImage(bytes[i]!), options(mode, samples[i]!.region)));
       const label = samples[i]!.plate;
       const hit = res.plates.find((p) => looseKey(p.plate) === looseKey(label));
       const labeled = samples[i]!.box;
@@ -159,13 +158,7 @@ for (const [name, all] of Object.entries(sets)) {
   if (baseline) {
     const outcomes: SampleOutcome[] = [];
     for (let i = 0; i < samples.length; i++) {
-      const t = performance.now();
-      const c = process.cpuUsage();
-      const img = await decodeImage(bytes[i]!);
-      const lines = await ocr.readLines(img);
-      const ms = performance.now() - t;
-      const used = process.cpuUsage(c);
-      const cpuMs = (used.user + used.system) / 1000;
+      const { value: lines, ms, cpuMs } = await timed(async () => ocr.readLines(await decodeImage(bytes[i]!)));
       // Best matching token: every line and every space-separated piece, alphanumerics only.
       const tokens = lines.flatMap((l) => [l.text, ...l.text.split(/\s+/)]).map(exactKey).filter((s) => s.length > 0);
       const label = samples[i]!.plate;
