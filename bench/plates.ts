@@ -153,6 +153,10 @@ for (const [name, all] of Object.entries(sets)) {
     console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
     if (showMisses) {
       for (const o of outcomes) if (!o.plates.some((p) => looseKey(p) === looseKey(o.label))) console.log(`  miss ${o.label}: ${o.plates.join(' ') || '-'}`);
+      for (const o of outcomes) {
+        const others = o.plates.filter((p) => looseKey(p) !== looseKey(o.label));
+        if (others.length) console.log(`  false beside ${o.label}: ${others.join(' ')}`);
+      }
     }
   }
   if (baseline) {

@@ -14,6 +14,7 @@ import { type CharOption, type ScoredPlate, scoreReading, topProb } from './plat
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
+import { dropTextAroundSurePlates, surroundings } from './sure-plate-surroundings.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
 export interface PlateOcr extends CropRecognizer {
@@ -130,16 +131,6 @@ const SETTLED_CHAR = 0.9;
 export function completions<T extends { plate: string; textBox: Box; lineHeight: number }>(found: readonly T[], earlier: readonly T[]): T[] {
   return found.filter((p) => earlier.every((e) => overlapRatio(e.textBox, p.textBox) <= 0.5
     || e.lineHeight < 0.5 * p.lineHeight || (p.plate.length > e.plate.length && spans(p.textBox, e.textBox))));
-}
-
-/** Around a plate read surely: its plate's small print (state name, slogan, dealer frame,
- * stickers) and its car's badges (make and model, 3 to 5 line heights above the number; the
- * finer pass read them as FIAT, TOYOTA, NISS beside a sure plate). Another car's plate is
- * farther: beside it by a car's width, several plate widths. */
-export function surroundings(p: { textBox: Box; lineHeight: number }): Box {
-  const w = 1.5 * (p.textBox.xmax - p.textBox.xmin);
-  const h = p.lineHeight;
-  return { xmin: p.textBox.xmin - w, xmax: p.textBox.xmax + w, ymin: p.textBox.ymin - 6 * h, ymax: p.textBox.ymax + 2 * h };
 }
 
 /** Whether the latest pass's view (`scales`, see `distinctView`) is larger than every earlier one's. */
@@ -296,7 +287,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         plates.push(...(view === pass ? found : completions(found, plates)));
       }
       plates.sort((a, b) => b.rank - a.rank);
-      const kept = dedupePlates(dropTruncatedReadings(dropSubordinateText(plates)))
+      const kept = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundSurePlates(plates, mode.sureScore))))
         .map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,
