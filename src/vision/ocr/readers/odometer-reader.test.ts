@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dashboardImage } from '../../../../test/fixtures/text-images.js';
 import { decodeImage } from '../../image/decode.js';
 import { createOcrEngine, type OcrEngine } from '../ocr-engine.js';
-import { readOdometer } from './odometer-reader.js';
+import type { DecodedText } from '../ctc-decode.js';
+import { readOdometer, rereadRow } from './odometer-reader.js';
+import type { RowPiece } from './odometer-rows.js';
 
 /**
  * A drum odometer: light digits on dark wheels, then a tenths wheel dark on light, turned `roll`
@@ -77,5 +79,65 @@ describe('odometer reader', () => {
   ])('reads a tenths wheel turned $roll past $tenths as $tenths', async ({ digits, tenths, roll }) => {
     const [reading] = await readOdometer(engine, await decodeImage(await drumImage(digits, tenths, roll)));
     expect(reading?.value).toBe(`${digits}${tenths}`);
+  });
+});
+
+/**
+ * A drum 00539 whose tenths wheel is caught half turned: the first pass read it as 3, unsurely,
+ * the digits-only reads passed it over. A fake recogniser answers the two digits-only reads,
+ * then the four views of the wheel (its upper half centred, as it is and inverted, then its
+ * lower half).
+ */
+describe('a tenths wheel the digits-only read passed over', () => {
+  const pitch = 47;
+  const centres = [6, 30, 77, 124, 171, 218]; // the window edge read as 1, then 0 0 5 3 9
+  const decoded = (text: string, confidences: number[], at: number[]): DecodedText => ({
+    text,
+    confidence: confidences.reduce((a, b) => a + b, 0) / confidences.length,
+    charConfidences: confidences,
+    alternatives: confidences.map(() => []),
+    charSpans: at.map((c) => ({ x0: c - 4, x1: c + 4 })),
+  });
+  const digitsOnly = decoded('100539', [0.5, 0.97, 0.99, 0.99, 0.99, 0.98], centres);
+  // A view: the two drum digits before the wheel, then the wheel's digit (absent: none read).
+  const view = (tenths?: [string, number]) => (tenths ? decoded(`39${tenths[0]}`, [0.99, 0.99, tenths[1]], [20, 65, pitch * 2 + 20]) : decoded('39', [0.99, 0.99], [20, 65]));
+  const image = { data: Buffer.alloc(600 * 200 * 3, 40), width: 600, height: 200, channels: 3 as const };
+  const box: RowPiece = {
+    text: '1005393',
+    confidence: 0.86,
+    charConfidences: [0.5, 0.97, 0.99, 0.99, 0.99, 0.99, 0.32],
+    charSpans: [...centres, 218 + pitch].map((c) => ({ x0: 20 + c - 4, x1: 20 + c + 4 })),
+    x: 20,
+    y: 50,
+    w: 300,
+    h: 71,
+  };
+  const fakeEngine = (views: DecodedText[]) => {
+    const calls: number[] = [];
+    const engine = {
+      recognizeCrops: async (crops: readonly unknown[]) => {
+        calls.push(crops.length);
+        return crops.length === 2 ? [digitsOnly, digitsOnly] : views;
+      },
+    } as unknown as OcrEngine;
+    return { engine, calls };
+  };
+
+  it.each([
+    { what: 'its upper half read as the digit before the first pass\'s: the digit leaving the window', views: [view(['2', 0.75]), view(['2', 0.81]), view(), view(['2', 0.23])], want: '005392' },
+    { what: 'its halves read surely as digits out of rolling order: left out, as before', views: [view(['2', 0.75]), view(), view(['6', 0.8]), view()], want: '00539' },
+    { what: 'its upper half read unsurely: left out', views: [view(['2', 0.4]), view(['2', 0.45]), view(), view()], want: '00539' },
+    { what: 'nothing read in it: left out', views: [view(), view(), view(), view()], want: '00539' },
+  ])('$what', async ({ views, want }) => {
+    const { engine, calls } = fakeEngine(views);
+    expect((await rereadRow(engine, image, box, box.text, [box]))?.value).toBe(want);
+    expect(calls).toEqual([2, 4]);
+  });
+
+  it('is not looked at again when the first pass read no more than the drum', async () => {
+    const { engine, calls } = fakeEngine([]);
+    const plain = { ...box, text: '100539', charConfidences: box.charConfidences!.slice(0, -1), charSpans: box.charSpans!.slice(0, -1) };
+    expect((await rereadRow(engine, image, plain, plain.text, [plain]))?.value).toBe('00539');
+    expect(calls).toEqual([2]);
   });
 });

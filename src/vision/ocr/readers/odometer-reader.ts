@@ -5,8 +5,8 @@ import { quadBounds } from '../geometry.js';
 import type { CharSpan } from '../ctc-decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine } from '../ocr.types.js';
-import { type DigitRead, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, withScaleLabelsApart } from './odometer-rows.js';
-import { type Cell, drumCells, ROLL_SHIFTS, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead, unsureDrumTenths } from './odometer-tenths.js';
+import { type DigitRead, mergeDigitRuns, type PassedOverWheel, rankOdometerLines, type RowPiece, rowReading, withScaleLabelsApart } from './odometer-rows.js';
+import { type Cell, drumCells, HALF_TURN, halfTurnedTenths, ROLL_SHIFTS, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead, unsureDrumTenths } from './odometer-tenths.js';
 
 const OPTIONS = {
   minConfidence: 0.3,
@@ -97,7 +97,9 @@ export async function rereadRow(engine: OcrEngine, image: RawImage, p: RowPiece,
   const row = rowReading(firstRead, read(boxed), read(widened), p.x + p.w - left);
   if (!row) return undefined;
   const value = row.read && row.other ? await tenthsReread(engine, image, p, row.read, row.other, row.value) : row.value;
-  return { value, confidence: row.widened ? widened.confidence : boxed.confidence };
+  // A wheel the digits-only read passed over, read as a half-turned one; left out unless settled.
+  const passedOver = row.passedOver && row.read?.spans ? await halfTurnedRead(engine, image, p, row.read.spans, row.passedOver) : undefined;
+  return { value: value + (passedOver ?? ''), confidence: row.widened ? widened.confidence : boxed.confidence };
 }
 
 /** The reading with an unsure last digit read again (see odometer-tenths) when the read it came
@@ -114,11 +116,21 @@ async function tenthsReread(engine: OcrEngine, image: RawImage, p: RowPiece, sou
   const confidences = [...sourceConfidences.slice(0, -1), Math.min(sourceConfidences.at(-1) ?? 0, otherLast ?? 1)];
   const read = { text, confidences, spans };
   if (!unsureDrumTenths(read)) return value;
-  // Both crops start at the box's corner (cropRect floors it) and keep its height.
-  const origin = { x: Math.max(0, Math.floor(p.x)), y: Math.max(0, Math.floor(p.y)), w: 0, h: Math.round(p.h) };
+  const origin = cropOrigin(p);
   const digit = (await rolledTenthsRead(engine, image, read.spans, origin)) ?? rereadLastCell(() => ({ data: toGray(image), width: image.width, height: image.height }), read, origin);
   return digit ? value.slice(0, -1) + digit : value;
 }
+
+/** Where the row's digits-only crops sit in the image: both start at the box's corner (cropRect
+ * floors it) and keep its height. */
+const cropOrigin = (p: RowPiece): Cell => ({ x: Math.max(0, Math.floor(p.x)), y: Math.max(0, Math.floor(p.y)), w: 0, h: Math.round(p.h) });
+
+/** The two drum cells before the last one, as one cell: the context a shifted view of the last
+ * wheel is read after. */
+const contextBefore = (cells: readonly Cell[]): Cell => {
+  const n = cells.length;
+  return { ...cells[n - 3]!, w: cells[n - 2]!.x + cells[n - 2]!.w - cells[n - 3]!.x };
+};
 
 /** The tenths digit read from the last cell shifted by each of ROLL_SHIFTS, after the two drum
  * cells before it; undefined unless the sure reads agree. */
@@ -126,11 +138,26 @@ async function rolledTenthsRead(engine: OcrEngine, image: RawImage, spans: reado
   const cells = drumCells(spans, origin);
   const n = cells.length;
   if (n < 3) return undefined;
-  const context = { ...cells[n - 3]!, w: cells[n - 2]!.x + cells[n - 2]!.w - cells[n - 3]!.x };
+  const context = contextBefore(cells);
   // Both colours: a tenths wheel is often the drum's colours inverted, and a glare over the
   // drum hides which way round from the pixels' brightness.
   const lines = [false, true].flatMap((invert) => ROLL_SHIFTS.map((s) => shiftedTenthsLine(image, context, cells[n - 1]!, s, invert)));
   const reads = await engine.recognizeCrops(lines, { charset: '0123456789' });
   const cellX = Math.round(context.w);
   return rolledTenths(reads.map((d) => (d.charSpans ? tenthsOfShiftedRead({ text: d.text, confidences: d.charConfidences, spans: d.charSpans }, cellX) : undefined)));
+}
+
+/** The digit of a wheel the digits-only read passed over (see passedOverWheel) read as a
+ * half-turned wheel: each half centred (HALF_TURN), as it is and inverted, after the two drum
+ * cells before it; undefined unless the reads agree with the drum's rolling order (see
+ * halfTurnedTenths), when the wheel stays left out as before. */
+async function halfTurnedRead(engine: OcrEngine, image: RawImage, p: RowPiece, spans: readonly CharSpan[], wheel: PassedOverWheel): Promise<string | undefined> {
+  const cells = drumCells([...spans, { x0: wheel.centre, x1: wheel.centre }], cropOrigin(p));
+  const n = cells.length;
+  if (n < 3) return undefined;
+  const context = contextBefore(cells);
+  const views = [-HALF_TURN, HALF_TURN].flatMap((s) => [false, true].map((invert) => shiftedTenthsLine(image, context, cells[n - 1]!, s, invert)));
+  const reads = (await engine.recognizeCrops(views, { charset: '0123456789' })).map((d) => (d.charSpans ? tenthsOfShiftedRead({ text: d.text, confidences: d.charConfidences, spans: d.charSpans }, Math.round(context.w)) : undefined));
+  const surest = (rs: typeof reads) => rs.filter((r) => r !== undefined).sort((a, b) => b!.confidence - a!.confidence)[0];
+  return halfTurnedTenths(surest(reads.slice(0, 2)), surest(reads.slice(2)), wheel.digit);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, rankOdometerLines, type RowPiece, rowReading, splitPiece, withScaleLabelsApart, surerDigits, withFirstPassDigit, withoutForcedLast, withoutGlyphPastDrum, withoutScaleNeighbours, trailingScaleLabels, withoutWindowEdge, withTenths } from './odometer-rows.js';
+import { cleanRowDigits, type DigitRead, isScaleNumber, isScaleRun, mergeDigitRuns, passedOverWheel, rankOdometerLines, type RowPiece, rowReading, splitPiece, withScaleLabelsApart, surerDigits, withFirstPassDigit, withoutForcedLast, withoutGlyphPastDrum, withoutScaleNeighbours, trailingScaleLabels, withoutWindowEdge, withTenths } from './odometer-rows.js';
 
 const piece = (text: string, x: number, y: number, h: number, w = text.length * h * 0.6, confidence = 0.95): RowPiece => ({ text, confidence, x, y, w, h });
 
@@ -242,5 +242,38 @@ describe('rowReading', () => {
     const boxed = read('02430', [0.9, 0.9, 0.9, 0.9, 0.3], [0.4, 1.0, 2.2, 2.8, 3.4]);
     expect(rowReading(plain('024305'), boxed, boxed)?.value).toBe('02430');
     expect(rowReading(plain('027430'), boxed, boxed)?.value).toBe('027430');
+  });
+});
+
+describe('passedOverWheel', () => {
+  // The drum 0 0 5 3 9 at a pitch of 0.6 (centres 0.4 ... 2.8); the first pass read the drum
+  // window's edge as a leading 1 and one more digit, unsurely, one pitch past the 9.
+  const drum = read('00539');
+  const first = (text: string, last: number, lastConfidence = 0.32): DigitRead => {
+    const centres = [...text].map((_, i) => 0.4 + (i - (text.length - 6)) * 0.6);
+    centres[centres.length - 1] = last;
+    return read(text, [...[...text].slice(1).map(() => 0.99), lastConfidence], centres);
+  };
+  it.each<[string, DigitRead, DigitRead, string | undefined]>([
+    ['the wheel one pitch past the read, read by the first pass alone', first('1005393', 3.4), drum, '3'],
+    ['however sure the first pass was of it', first('1005393', 3.4, 0.95), drum, '3'],
+    ['without a window edge before it', first('005393', 3.4), drum, '3'],
+    ['not where the read\'s last wheel stands', first('1005393', 3.0), drum, undefined],
+    ['not two pitches past it (a dial label, or a wheel missed between)', first('1005393', 4.1), drum, undefined],
+    ['not when the first pass read the drum otherwise', first('1005893', 3.4), drum, undefined],
+    ['not a letter', first('100539A', 3.4), drum, undefined],
+    ['not after fewer than four digits (no drum)', first('1393', 1.6), read('39', undefined, [0.4, 1.0]), undefined],
+    ['nothing when the first pass read no more than the read', first('00539', 2.8), drum, undefined],
+  ])('%s', (_, f, r, want) => expect(passedOverWheel(f, r)?.digit).toBe(want));
+
+  it('is handed on by the row reading, whose value stays without it', () => {
+    const first: DigitRead = read('1005393', [0.5, 0.97, 0.99, 0.99, 0.99, 0.99, 0.32], [0.05, 0.4, 1.0, 1.6, 2.2, 2.8, 3.4]);
+    const boxed = read('100539', [0.5, 0.97, 0.99, 0.99, 0.99, 0.98], [0.05, 0.4, 1.0, 1.6, 2.2, 2.8]);
+    const row = rowReading(first, boxed, boxed);
+    expect(row?.value).toBe('00539');
+    expect(row?.passedOver?.digit).toBe('3');
+    expect(row?.passedOver?.centre).toBeCloseTo(3.4);
+    // A first pass that read no more than the box hands on nothing.
+    expect(rowReading(read('100539', [0.5, 0.97, 0.99, 0.99, 0.99, 0.98], [0.05, 0.4, 1.0, 1.6, 2.2, 2.8]), boxed, boxed)?.passedOver).toBeUndefined();
   });
 });

@@ -262,6 +262,35 @@ export function surerDigits(first: DigitRead, read: DigitRead): DigitRead {
   return { ...read, text, confidences: rc.map((c, i) => (firstWins(i) ? fc[i]! : c)) };
 }
 
+/** The wheel past a read's last digit that only the first pass saw (see passedOverWheel): the
+ * first pass's digit and where it stands, in the read's crop. */
+export interface PassedOverWheel {
+  digit: string;
+  centre: number;
+}
+
+/**
+ * The wheel one drum pitch past the read's last digit that the first pass read and the
+ * digits-only read passed over: a tenths wheel half turned shows the lower part of one digit
+ * and the upper part of the next, which the recogniser forced to digits reads as neither, while
+ * the first pass reads it as one of the two, unsurely (a first pass sure of it has put it back:
+ * withFirstPassDigit). Its digit is only a hint: a second look at the wheel decides (see
+ * halfTurnedTenths). The first pass must read the read's digits before it (a leading window edge
+ * aside), its last character centred between half a pitch and MISSED_WHEEL_GAP pitches past
+ * the read's last: the next wheel, not the same one nor one further.
+ */
+export function passedOverWheel(first: DigitRead, read: DigitRead): PassedOverWheel | undefined {
+  const { text, spans } = read;
+  if (text.length < 4 || text.length >= 8 || !spans || spans.length !== text.length) return undefined;
+  if (!first.spans || first.spans.length !== first.text.length || first.text.length < text.length + 1) return undefined;
+  const digit = first.text.at(-1)!;
+  if (!/\d/.test(digit) || !first.text.slice(0, -1).endsWith(text)) return undefined;
+  const pitch = medianOf(stepsBetween(spanCentres(spans)));
+  const centre = spanCentres(first.spans).at(-1)!;
+  const step = (centre - spanCentres(spans).at(-1)!) / pitch;
+  return step >= 0.5 && step <= MISSED_WHEEL_GAP ? { digit, centre } : undefined;
+}
+
 export interface RowReading {
   value: string;
   /** The digits-only read the value was taken from, cleaned as the value was, and the other
@@ -270,6 +299,8 @@ export interface RowReading {
   other?: DigitRead;
   /** The widened crop added the tenths. */
   widened?: boolean;
+  /** A wheel past the value's last digit that only the first pass saw (see passedOverWheel). */
+  passedOver?: PassedOverWheel;
 }
 
 /**
@@ -302,7 +333,9 @@ export function rowReading(first: DigitRead, boxed: DigitRead, widened: DigitRea
     const value = cleanRowDigits(merged.text);
     return value ? { value, read: merged, other: wide } : undefined;
   }
-  return tenths(merged);
+  const row = tenths(merged);
+  const passedOver = row?.read && row.value === row.read.text ? passedOverWheel(first, row.read) : undefined;
+  return passedOver ? { ...row!, passedOver } : row;
 }
 
 /**

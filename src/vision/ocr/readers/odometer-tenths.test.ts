@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CharSpan } from '../ctc-decode.js';
-import { evenlySpaced, type GrayImage, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead } from './odometer-tenths.js';
+import { evenlySpaced, type GrayImage, halfTurnedTenths, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead } from './odometer-tenths.js';
 
 /** 5x7 bitmaps of the digits the drums below use. */
 const FONT: Record<string, string[]> = {
@@ -100,4 +100,19 @@ describe('tenths wheel read shifted', () => {
     // Past the image's bottom edge, its last row repeats.
     expect(shiftedTenthsLine(image, { x: 0, y: 5, w: 10, h: 10 }, { x: 20, y: 5, w: 5, h: 10 }, 0.9).data[9 * 15 + 14]).toBe(19);
   });
+});
+
+describe('half-turned tenths wheel', () => {
+  const half = (digit: string, confidence: number) => ({ digit, confidence });
+  it.each([
+    { what: 'the upper half and the whole window read as d and d + 1: the digit leaving the window', upper: half('2', 0.81), lower: undefined, whole: '3', want: '2' },
+    { what: 'the whole window read as the upper half', upper: half('2', 0.75), lower: half('2', 0.23), whole: '2', want: '2' },
+    { what: 'the lower half read surely as the next digit', upper: half('4', 0.9), lower: half('5', 0.8), whole: '7', want: '4' },
+    { what: 'the drum rolls from 9 to 0', upper: half('9', 0.7), lower: undefined, whole: '0', want: '9' },
+    { what: 'an unsure upper half settles nothing', upper: half('2', 0.45), lower: undefined, whole: '3', want: undefined },
+    { what: 'no upper half read settles nothing', upper: undefined, lower: half('3', 0.95), whole: '3', want: undefined },
+    { what: 'halves read surely as digits not in rolling order settle nothing', upper: half('2', 0.8), lower: half('6', 0.7), whole: '3', want: undefined },
+    { what: 'a whole window read as another digit settles nothing', upper: half('2', 0.8), lower: undefined, whole: '5', want: undefined },
+    { what: 'the next digit is the one below, not the one above', upper: half('3', 0.8), lower: undefined, whole: '2', want: undefined },
+  ])('$what', ({ upper, lower, whole, want }) => expect(halfTurnedTenths(upper, lower, whole)).toBe(want));
 });

@@ -259,3 +259,28 @@ export function rolledTenths(reads: ReadonlyArray<{ digit: string; confidence: n
   const sure = new Set(reads.filter((r) => r && r.confidence >= SURE_SHIFTED).map((r) => r!.digit));
   return sure.size === 1 ? [...sure][0] : undefined;
 }
+
+/**
+ * How far, in row heights, a view of a half-turned wheel is moved to centre one of the two digits
+ * it shows: the digit leaving the window (its lower part at the top) stands about half a row
+ * above the window's middle, the next one (its upper part at the bottom) half a row below.
+ */
+export const HALF_TURN = 0.5;
+
+/**
+ * The digit a half-turned wheel stands at, from the recogniser's reads of its two halves and
+ * its whole window: the digit leaving the window, the lower of the two it shows (the distance
+ * has not yet reached the next). Drums roll in order, the next digit coming up from below, so
+ * the reads must agree with that order: the upper half read as surely as a reading that stands
+ * (UNSURE) as d, and the whole window read as d or d + 1 (it takes either of the parts for the
+ * digit), or the lower half read as surely as d + 1. A lower half read surely as any other
+ * digit, or an unsure upper half, settles nothing (undefined).
+ */
+export function halfTurnedTenths(upper: { digit: string; confidence: number } | undefined, lower: { digit: string; confidence: number } | undefined, whole: string): string | undefined {
+  if (!upper || upper.confidence < UNSURE) return undefined;
+  const d = upper.digit;
+  const next = String((Number(d) + 1) % 10);
+  const lowerSays = lower && lower.confidence >= UNSURE ? lower.digit : undefined;
+  if (lowerSays !== undefined && lowerSays !== d && lowerSays !== next) return undefined;
+  return whole === d || whole === next || lowerSays === next ? d : undefined;
+}
