@@ -349,3 +349,58 @@ describe('completions', () => {
     expect(completions([big], [{ plate: 'LARSO', textBox: box(7, 152, 155, 186), lineHeight: 28 }])).toEqual([big]);
   });
 });
+
+describe('the finer pass detects aside, while the coarse pass is read', () => {
+  /** `ocr` with a detector aside that records the sizes it is asked for; each of its detections
+   * waits until the recogniser has read something, so a pipeline that waited for it before
+   * reading the coarse pass would never finish. */
+  const withAside = (ocr: PlateOcr) => {
+    const asideSides: number[] = [];
+    const hereSides: number[] = [];
+    let firstRead!: () => void;
+    const read = new Promise<void>((resolve) => (firstRead = resolve));
+    const detect = ocr.detect.bind(ocr);
+    const recognize = ocr.recognizeCrops.bind(ocr);
+    const overlapped: PlateOcr = {
+      ...ocr,
+      detect: async (image, opts) => (hereSides.push(opts?.detLimitSide ?? 960), detect(image, opts)),
+      detectAside: async (image, opts) => {
+        asideSides.push(opts?.detLimitSide ?? 960);
+        await read;
+        return detect(image, opts);
+      },
+      recognizeCrops: async (crops, opts) => (firstRead(), recognize(crops, opts)),
+    };
+    return { ocr: overlapped, asideSides, hereSides };
+  };
+
+  it('reads the same plates, each once, with the 960 px detection started aside before the 640 px pass is read', async () => {
+    const plain = twoCarsOcr();
+    const expected = await createPlatePipeline(plain.ocr).read(blank(1280, 720), options());
+    const cars = twoCarsOcr();
+    const { ocr, asideSides, hereSides } = withAside(cars.ocr);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
+    expect(res).toEqual(expected);
+    expect(cars.read).toEqual(plain.read);
+    expect(hereSides).toEqual([640]);
+    expect(asideSides).toEqual([960]);
+  });
+
+  it.each([
+    { what: 'fast mode', image: blank(1280, 720), mode: 'fast' as const, search: 'every-plate' as const, here: [640] },
+    { what: 'the first-sure search', image: blank(1280, 720), mode: 'normal' as const, search: 'first-sure' as const, here: [640, 960] },
+    // The finer pass shows a crop no larger: it runs only when the coarse pass read no sure plate.
+    { what: 'a plate crop', image: blank(320, 160), mode: 'normal' as const, search: 'every-plate' as const, here: [640, 960] },
+  ])('does not detect aside in $what', async ({ image, mode, search, here }) => {
+    const { ocr, asideSides, hereSides } = withAside(fakeOcr('ABC1234', 0.72).ocr);
+    await createPlatePipeline(ocr, undefined, search).read(image, options({ mode }));
+    expect(asideSides).toEqual([]);
+    expect(hereSides).toEqual(here);
+  });
+
+  it('fails the reading when the detection aside fails', async () => {
+    const { ocr } = withAside(twoCarsOcr().ocr);
+    ocr.detectAside = async () => { throw new Error('detector thread died'); };
+    await expect(createPlatePipeline(ocr).read(blank(1280, 720), options())).rejects.toThrow('detector thread died');
+  });
+});
