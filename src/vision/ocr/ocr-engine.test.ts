@@ -31,14 +31,6 @@ describe('PP-OCR engine', () => {
     centres.forEach((c, i) => expect(Math.abs(c - (40 + 33.7 * (i + 0.5)))).toBeLessThan(17));
   });
 
-  it('finds the same boxes on its detector thread aside as on the calling thread, twice in a row', async () => {
-    const image = await decodeImage(await rendered('TRAILER 53012'));
-    const here = await engine.detect(image, { detLimitSide: 960 });
-    expect(here.length).toBeGreaterThan(0);
-    expect(await engine.detectAside!(image, { detLimitSide: 960 })).toEqual(here);
-    expect(await engine.detectAside!(image, { detLimitSide: 960 })).toEqual(here);
-  });
-
   it('reads an upside-down line', async () => {
     const upside = await sharp(await rendered('TRAILER 53012')).rotate(180).png().toBuffer();
     const lines = await engine.readLines(await decodeImage(upside));

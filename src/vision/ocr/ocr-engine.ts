@@ -31,10 +31,6 @@ export interface OcrEngine {
   readLines(image: RawImage, options?: ReadLinesOptions): Promise<TextLine[]>;
   /** Text boxes only, in image pixels, with the detector's score. */
   detect(image: RawImage, options?: DetectOptions): Promise<Array<{ quad: Quad; score: number }>>;
-  /** `detect` on a detector session on a worker thread of its own (started on first use): it
-   * runs while the calling thread goes on with other work, e.g. a finer pass's detection while
-   * a coarser pass is read. (Optional: an engine may have no such thread.) */
-  detectAside?(image: RawImage, options?: DetectOptions): Promise<Array<{ quad: Quad; score: number }>>;
   /** Reads already-cut, upright, single-line crops (any size: they are scaled to height 48). */
   recognizeCrops(crops: readonly RawImage[], options?: RecognizeOptions): Promise<DecodedText[]>;
   /** Per crop: true when the angle classifier says it is upside down. */
@@ -95,9 +91,7 @@ export async function createOcrEngine(options: OcrEngineOptions = {}): Promise<O
     createOnnxSession(OCR_MODEL_FILES.angle, options),
   ]);
   const table = loadPpOcrCharTable();
-  // No thread and no session until the first detectAside.
-  const aside = createSessionPool(OCR_MODEL_FILES.detection, { ...options, workers: 1 });
-  return new PpOcrEngine(det, rec, cls, table, aside);
+  return new PpOcrEngine(det, rec, cls, table);
 }
 
 class PpOcrEngine implements OcrEngine {
@@ -110,7 +104,6 @@ class PpOcrEngine implements OcrEngine {
     private readonly rec: ModelRunner,
     private readonly cls: OnnxSession,
     private readonly table: CharTable,
-    private readonly aside: ModelRunner,
   ) {}
 
   async detect(image: RawImage, options: DetectOptions = {}): Promise<Array<{ quad: Quad; score: number }>> {
@@ -121,17 +114,6 @@ class PpOcrEngine implements OcrEngine {
     } finally {
       this.detInputs.give(input.data);
     }
-    return this.textBoxes(out, input, options);
-  }
-
-  async detectAside(image: RawImage, options: DetectOptions = {}): Promise<Array<{ quad: Quad; score: number }>> {
-    // A buffer of its own: the worker thread takes it over (see createSessionPool).
-    const input = await prepareDetectionInputAsync(image, options.detLimitSide ?? 960, options.detMinSide ?? 0);
-    return this.textBoxes(await this.aside.run(input.data, input.dims), input, options);
-  }
-
-  /** The detector's probability map as text boxes in image pixels. */
-  private textBoxes(out: { data: Float32Array; dims: readonly number[] }, input: { scaleX: number; scaleY: number }, options: DetectOptions): Array<{ quad: Quad; score: number }> {
     const h = out.dims[2]!;
     const w = out.dims[3]!;
     const boxes = dbPostprocess(out.data, w, h, { boxThreshold: options.boxThreshold, unclipRatio: options.unclipRatio });

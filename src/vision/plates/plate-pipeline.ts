@@ -7,7 +7,7 @@ import { refineCandidate } from './candidate-refiner.js';
 import { extendToInk } from './line-extension.js';
 import { fadeColouredGlyphs, readThroughArtwork } from './coloured-glyphs.js';
 import { doubtDisagreements } from './look-agreement.js';
-import { detectionView, type DetectionView } from './detection-view.js';
+import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio, spans } from './plate-dedupe.js';
 import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading, topProb } from './plate-scoring.js';
@@ -15,13 +15,9 @@ import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 
-type Detect = (image: RawImage, options?: { detLimitSide?: number; boxThreshold?: number; unclipRatio?: number }) => Promise<DetectedText[]>;
-
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
 export interface PlateOcr extends CropRecognizer {
-  detect: Detect;
-  /** `detect` on a thread of its own, running while the caller works on (see `read`). */
-  detectAside?: Detect;
+  detect(image: RawImage, options?: { detLimitSide?: number; boxThreshold?: number; unclipRatio?: number }): Promise<DetectedText[]>;
 }
 
 export interface PassSettings {
@@ -149,24 +145,6 @@ export function surroundings(p: { textBox: Box; lineHeight: number }): Box {
 /** Whether the latest pass's view (`scales`, see `distinctView`) is larger than every earlier one's. */
 const finest = (scales: readonly number[]) => scales.slice(0, -1).every((s) => s < scales[scales.length - 1]!);
 
-/** Each pass as it looks at this image (see `distinctView`), and whether its view is larger than
- * every earlier pass's: both follow from the image's size alone. */
-export function plannedPasses(passes: readonly PassSettings[], image: { width: number; height: number }): Array<{ pass: PassSettings; view: PassSettings; finer: boolean }> {
-  const scales: number[] = [];
-  return passes.map((pass) => {
-    const view = distinctView(pass, image, scales);
-    return { pass, view, finer: finest(scales) };
-  });
-}
-
-/** A pass's detection: the text lines the detector sees in the pass's view of the image. */
-interface Detection { view: DetectionView; found: DetectedText[] }
-
-async function detectPass(image: RawImage, pass: PassSettings, detect: Detect): Promise<Detection> {
-  const view = await detectionView(image, pass.detSide, pass.maxUpscale, pass.detPixels);
-  return { view, found: await detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold }) };
-}
-
 function textBounds(quads: readonly Quad[]): Box {
   const b = quadBounds(quads.flat());
   return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
@@ -210,13 +188,11 @@ export interface PlatePipeline {
 type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box; matched: boolean; weakest: number };
 
 export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder, search: PlateSearch = 'every-plate'): PlatePipeline {
-  // Called as plain functions by detectPass.
-  const detectHere: Detect = (image, opts) => ocr.detect(image, opts);
-  const detectAside: Detect | undefined = ocr.detectAside && ((image, opts) => ocr.detectAside!(image, opts));
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
    * every candidate re-read from full-resolution pixels and scored by the grammars. */
-  async function readPass(image: RawImage, pass: PassSettings, detection: Promise<Detection>, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<RankedPlate[]> {
-    const { view, found } = await detection;
+  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<RankedPlate[]> {
+    const view = await detectionView(image, pass.detSide, pass.maxUpscale, pass.detPixels);
+    const found = await ocr.detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold });
     const texts = found.map((t) => ({
       score: t.score,
       quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
@@ -309,23 +285,14 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
       vehicles?.catch(() => undefined);
       const plates: RankedPlate[] = [];
-      const planned = plannedPasses(mode.passes, image);
-      // A finer pass beside a sure plate runs only if its view is larger (below). One that runs
-      // whatever the earlier passes find detects from the start, on the OCR's thread aside,
-      // while this thread reads the earlier passes: its detection does not depend on them,
-      // only the choice of lines to read does.
-      const early = planned.map(({ view, finer }, i) => {
-        if (i === 0 || search !== 'every-plate' || !finer || !detectAside) return undefined;
-        const detection = detectPass(image, view, detectAside);
-        detection.catch(() => undefined); // awaited by its pass; handled now should one before it fail
-        return detection;
-      });
-      for (const [i, { pass, view, finer }] of planned.entries()) {
+      const scales: number[] = [];
+      for (const pass of mode.passes) {
         const sure = plates.filter((p) => p.score >= mode.sureScore);
+        const view = distinctView(pass, image, scales);
         // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
         // the earlier ones (a plate crop's own pixels) would not show.
-        if (sure.length > 0 && (search === 'first-sure' || !finer)) break;
-        const found = await readPass(image, view, early[i] ?? detectPass(image, view, detectHere), mode, options, sure.map(surroundings));
+        if (sure.length > 0 && (search === 'first-sure' || !finest(scales))) break;
+        const found = await readPass(image, view, mode, options, sure.map(surroundings));
         plates.push(...(view === pass ? found : completions(found, plates)));
       }
       plates.sort((a, b) => b.rank - a.rank);
