@@ -162,10 +162,12 @@ describe('second looks beside a settled plate', () => {
   });
 });
 
-describe('text around a sure plate', () => {
+describe('text around a plate', () => {
   it.each([
     { name: 'a model badge four line heights above a sure plate is no plate', upper: { text: 'SANDERO', confidence: 0.97 }, lower: { text: 'ABC1234', confidence: 0.98 }, want: ['abc1234'] },
-    { name: 'beside an unsure plate both readings stand', upper: { text: 'SANDERO', confidence: 0.97 }, lower: { text: 'ABC1234', confidence: 0.75 }, want: ['abc1234', 'sandero'] },
+    { name: 'beside an unsure plate a surer badge stands', upper: { text: 'SANDERO', confidence: 0.99 }, lower: { text: 'ABC1234', confidence: 0.7 }, want: ['abc1234', 'sandero'] },
+    { name: 'beside an unsure plate a less sure badge goes', upper: { text: 'SANDERO', confidence: 0.9 }, lower: { text: 'ABC1234', confidence: 0.78 }, want: ['abc1234'] },
+    { name: 'beside an unsure plate a less sure number stands', upper: { text: 'XYZ789', confidence: 0.76 }, lower: { text: 'ABC1234', confidence: 0.78 }, want: ['abc1234', 'xyz789'] },
     { name: 'a sure reading without a digit (a badge fitting a generic format) clears nothing', upper: { text: 'ABC1234', confidence: 0.75 }, lower: { text: 'SANDERO', confidence: 0.99 }, want: ['abc1234', 'sandero'] },
   ])('$name', async ({ upper, lower, want }) => {
     const { ocr } = twoLineOcr(upper, lower);

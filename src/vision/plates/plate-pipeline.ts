@@ -14,7 +14,7 @@ import { type CharOption, type ScoredPlate, scoreReading, topProb } from './plat
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
-import { dropTextAroundSurePlates, surroundings } from './sure-plate-surroundings.js';
+import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
 export interface PlateOcr extends CropRecognizer {
@@ -287,7 +287,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         plates.push(...(view === pass ? found : completions(found, plates)));
       }
       plates.sort((a, b) => b.rank - a.rank);
-      const kept = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundSurePlates(plates, mode.sureScore))))
+      const kept = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundPlates(plates, mode.sureScore))))
         .map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropTextAroundSurePlates, surroundings } from './sure-plate-surroundings.js';
+import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 
 // A number 100 px wide, 20 px tall.
 const sure = { plate: 'ABC1234', score: 0.95, textBox: { xmin: 500, ymin: 400, xmax: 600, ymax: 420 }, lineHeight: 20 };
@@ -22,7 +22,7 @@ describe('the surroundings of a sure plate', () => {
   });
 });
 
-describe('dropTextAroundSurePlates', () => {
+describe('dropTextAroundPlates', () => {
   it.each([
     { what: 'a model badge above the sure plate goes', other: at('CAMRY', 550, 330), kept: ['ABC1234'] },
     { what: 'a dealer\'s phone number under it goes', other: at('5551234', 550, 445), kept: ['ABC1234'] },
@@ -31,16 +31,20 @@ describe('dropTextAroundSurePlates', () => {
     { what: 'a reading surer than the plate stays', other: at('CAMRY', 550, 330, 0.97), kept: ['ABC1234', 'CAMRY'] },
     { what: 'another reading of the same line is left to dedupe', other: at('ABC123', 545, 410), kept: ['ABC1234', 'ABC123'] },
   ])('$what', ({ other, kept }) => {
-    expect(dropTextAroundSurePlates([sure, other], 0.88).map((r) => r.plate)).toEqual(kept);
+    expect(dropTextAroundPlates([sure, other], 0.88).map((r) => r.plate)).toEqual(kept);
   });
 
-  it('clears nothing around a plate read below the sure score', () => {
+  it.each([
+    { what: 'a word above it goes', other: at('CAMRY', 550, 330), kept: ['ABC1234'] },
+    { what: 'a number under it stays (it may be the plate, misread above it)', other: at('5551234', 550, 445), kept: ['ABC1234', '5551234'] },
+    { what: 'a word surer than it stays', other: at('CAMRY', 550, 330, 0.9), kept: ['CAMRY', 'ABC1234'] },
+  ])('around a plate read below the sure score, $what', ({ other, kept }) => {
     const unsure = { ...sure, score: 0.85 };
-    expect(dropTextAroundSurePlates([unsure, at('CAMRY', 550, 330)], 0.88)).toHaveLength(2);
+    expect(dropTextAroundPlates([unsure, other], 0.88).map((r) => r.plate).sort()).toEqual([...kept].sort());
   });
 
   it('clears nothing around a sure reading without a digit: it may be the badge, over the plate', () => {
     const badge = { ...sure, plate: 'SANDERO' };
-    expect(dropTextAroundSurePlates([badge, at('ABC1234', 550, 445)], 0.88)).toHaveLength(2);
+    expect(dropTextAroundPlates([badge, at('ABC1234', 550, 445)], 0.88)).toHaveLength(2);
   });
 });
