@@ -4,17 +4,16 @@ import { siblingModule } from './worker-pool.js';
 
 export interface ModelOutput { data: Float32Array; dims: readonly number[] }
 
-/** Runs one single-input, single-output model; `parallelism` runs may progress at once. */
+/** Runs one single-input, single-output model. */
 export interface ModelRunner {
-  readonly parallelism: number;
   run(data: Float32Array, dims: readonly number[]): Promise<ModelOutput>;
   close(): Promise<void>;
 }
 
 /** A session on the calling thread: onnxruntime-node runs one call at a time per thread (two
- * sessions awaited together do not overlap), so this runner has a parallelism of 1. */
+ * sessions awaited together do not overlap), so this runner's runs take turns. */
 export function inThreadRunner(session: OnnxSession): ModelRunner {
-  return { parallelism: 1, run: (data, dims) => runSingle(session, data, dims), close: async () => undefined };
+  return { run: (data, dims) => runSingle(session, data, dims), close: async () => undefined };
 }
 
 interface Task { data: Float32Array; dims: readonly number[]; resolve: (o: ModelOutput) => void; reject: (e: Error) => void }
@@ -97,7 +96,6 @@ export function createSessionPool(file: string, options: SessionPoolOptions): Mo
   };
 
   return {
-    parallelism: size + (local ? 1 : 0),
     run(data, dims) {
       if (closed) return Promise.reject(new Error('session pool is closed'));
       return new Promise<ModelOutput>((resolve, reject) => {
