@@ -132,19 +132,32 @@ const contextBefore = (cells: readonly Cell[]): Cell => {
   return { ...cells[n - 3]!, w: cells[n - 2]!.x + cells[n - 2]!.w - cells[n - 3]!.x };
 };
 
-/** The tenths digit read from the last cell shifted by each of ROLL_SHIFTS, after the two drum
- * cells before it; undefined unless the sure reads agree. */
-async function rolledTenthsRead(engine: OcrEngine, image: RawImage, spans: readonly CharSpan[], origin: Cell): Promise<string | undefined> {
+/** How a view of a drum's last wheel is cut (see shiftedTenthsLine): moved up or down by `shift`
+ * row heights, as it is or inverted. */
+interface WheelView { shift: number; invert: boolean }
+
+/** The last wheel of the drum `spans` stand for, read digits only in each of `views` after the
+ * two drum cells before it: per view, its digit there (undefined where none was read); undefined
+ * when the drum has fewer than three cells. */
+async function shiftedWheelReads(engine: OcrEngine, image: RawImage, spans: readonly CharSpan[], origin: Cell, views: readonly WheelView[]) {
   const cells = drumCells(spans, origin);
   const n = cells.length;
   if (n < 3) return undefined;
   const context = contextBefore(cells);
-  // Both colours: a tenths wheel is often the drum's colours inverted, and a glare over the
-  // drum hides which way round from the pixels' brightness.
-  const lines = [false, true].flatMap((invert) => ROLL_SHIFTS.map((s) => shiftedTenthsLine(image, context, cells[n - 1]!, s, invert)));
+  const lines = views.map((v) => shiftedTenthsLine(image, context, cells[n - 1]!, v.shift, v.invert));
   const reads = await engine.recognizeCrops(lines, { charset: '0123456789' });
   const cellX = Math.round(context.w);
-  return rolledTenths(reads.map((d) => (d.charSpans ? tenthsOfShiftedRead({ text: d.text, confidences: d.charConfidences, spans: d.charSpans }, cellX) : undefined)));
+  return reads.map((d) => (d.charSpans ? tenthsOfShiftedRead({ text: d.text, confidences: d.charConfidences, spans: d.charSpans }, cellX) : undefined));
+}
+
+/** The tenths digit read from the last cell shifted by each of ROLL_SHIFTS, after the two drum
+ * cells before it; undefined unless the sure reads agree. */
+async function rolledTenthsRead(engine: OcrEngine, image: RawImage, spans: readonly CharSpan[], origin: Cell): Promise<string | undefined> {
+  // Both colours: a tenths wheel is often the drum's colours inverted, and a glare over the
+  // drum hides which way round from the pixels' brightness.
+  const views = [false, true].flatMap((invert) => ROLL_SHIFTS.map((shift) => ({ shift, invert })));
+  const reads = await shiftedWheelReads(engine, image, spans, origin, views);
+  return reads && rolledTenths(reads);
 }
 
 /** The digit of a wheel the digits-only read passed over (see passedOverWheel) read as a
@@ -152,12 +165,9 @@ async function rolledTenthsRead(engine: OcrEngine, image: RawImage, spans: reado
  * cells before it; undefined unless the reads agree with the drum's rolling order (see
  * halfTurnedTenths), when the wheel stays left out as before. */
 async function halfTurnedRead(engine: OcrEngine, image: RawImage, p: RowPiece, spans: readonly CharSpan[], wheel: PassedOverWheel): Promise<string | undefined> {
-  const cells = drumCells([...spans, { x0: wheel.centre, x1: wheel.centre }], cropOrigin(p));
-  const n = cells.length;
-  if (n < 3) return undefined;
-  const context = contextBefore(cells);
-  const views = [-HALF_TURN, HALF_TURN].flatMap((s) => [false, true].map((invert) => shiftedTenthsLine(image, context, cells[n - 1]!, s, invert)));
-  const reads = (await engine.recognizeCrops(views, { charset: '0123456789' })).map((d) => (d.charSpans ? tenthsOfShiftedRead({ text: d.text, confidences: d.charConfidences, spans: d.charSpans }, Math.round(context.w)) : undefined));
+  const views = [-HALF_TURN, HALF_TURN].flatMap((shift) => [false, true].map((invert) => ({ shift, invert })));
+  const reads = await shiftedWheelReads(engine, image, [...spans, { x0: wheel.centre, x1: wheel.centre }], cropOrigin(p), views);
+  if (!reads) return undefined;
   const surest = (rs: typeof reads) => rs.filter((r) => r !== undefined).sort((a, b) => b!.confidence - a!.confidence)[0];
   return halfTurnedTenths(surest(reads.slice(0, 2)), surest(reads.slice(2)), wheel.digit);
 }
