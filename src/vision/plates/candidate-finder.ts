@@ -1,6 +1,7 @@
 import type { Box } from '../../services/recognition/plate-reader.port.js';
 import { quadBounds, quadCentre, quadSize } from '../image/quad.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
+import { centreInside } from './plate-surroundings.js';
 
 export interface DetectedText {
   quad: Quad;
@@ -143,9 +144,8 @@ export interface CandidatePick {
 /** Whether a candidate's centre lies in one of `areas`. */
 function within(c: PlateCandidate, areas: readonly Box[]): boolean {
   const b = quadBounds(c.lines.flat());
-  const x = (b.x0 + b.x1) / 2;
-  const y = (b.y0 + b.y1) / 2;
-  return areas.some((a) => x >= a.xmin && x <= a.xmax && y >= a.ymin && y <= a.ymax);
+  const box = { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
+  return areas.some((a) => centreInside(box, a));
 }
 
 /** The candidates a pass reads, best first. A plate crop's small print is left out before

@@ -11,7 +11,9 @@ export function surroundings(p: { textBox: Box; lineHeight: number }): Box {
   return { xmin: p.textBox.xmin - w, xmax: p.textBox.xmax + w, ymin: p.textBox.ymin - 6 * h, ymax: p.textBox.ymax + 2 * h };
 }
 
-const centreInside = (b: Box, area: Box) => {
+/** Whether the centre of `b` lies in `area`: text whose middle is in a plate's surroundings
+ * belongs to them, however far its ends reach. */
+export const centreInside = (b: Box, area: Box) => {
   const [x, y] = [(b.xmin + b.xmax) / 2, (b.ymin + b.ymax) / 2];
   return x >= area.xmin && x <= area.xmax && y >= area.ymin && y <= area.ymax;
 };
