@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--search every-plate|first-sure]
+ * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -12,6 +12,8 @@
  * stores it again as a JPEG (quality 92, or --jpeg-quality Q) before the timed loop:
  * `--long-side 1920` shows the sets as a 1080p camera would take them (most are 1280 x 720).
  * --jpeg-quality Q alone stores every photo again as a JPEG of that quality at its own size.
+ * --grey stores every photo again as a grey JPEG (quality 92, or Q), as an infrared camera takes
+ * them at night: no colour tells a coloured emblem from a character there.
  * Both show what tuning to these exact pixels hides: a pipeline that reads a plate only from the
  * photo as it is, and not from a copy that looks the same, was lucky rather than right.
  *
@@ -44,14 +46,15 @@ const showMisses = process.argv.includes('--misses');
 const longSide = Number(flag('long-side', '0'));
 const jpegQuality = Number(flag('jpeg-quality', '0'));
 const pairs = process.argv.includes('--pairs');
+const grey = process.argv.includes('--grey');
 
 /** The photo as the bench reads it (see --long-side), and how much larger than the labeled one. */
 async function photo(file: string): Promise<{ bytes: Buffer; scale: number }> {
   const bytes = await readFile(file);
-  if (!(longSide > 0) && !(jpegQuality > 0)) return { bytes, scale: 1 };
+  if (!(longSide > 0) && !(jpegQuality > 0) && !grey) return { bytes, scale: 1 };
   const upright = sharp(bytes).rotate();
   const sized = longSide > 0 ? upright.resize(longSide, longSide, { fit: 'inside', kernel: 'lanczos3' }) : upright;
-  const { data, info } = await sized.jpeg({ quality: jpegQuality || 92 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await (grey ? sized.grayscale() : sized).jpeg({ quality: jpegQuality || 92 }).toBuffer({ resolveWithObject: true });
   const meta = await sharp(bytes).metadata();
   return { bytes: data, scale: Math.max(info.width, info.height) / Math.max(meta.width ?? 1, meta.height ?? 1) };
 }
@@ -104,7 +107,7 @@ const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptio
   thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: false,
 });
 
-console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${longSide ? `, photos resampled to a ${longSide} px longer side` : ''}${longSide || jpegQuality ? `, stored again as JPEG q${jpegQuality || 92}` : ''}`);
+console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${longSide ? `, photos resampled to a ${longSide} px longer side` : ''}${longSide || jpegQuality || grey ? `, stored again as ${grey ? 'a grey ' : ''}JPEG q${jpegQuality || 92}` : ''}`);
 /** Per labeled plate of each two-plate photo: the other labeled plate is no false one. */
 async function benchPairs(name: string, samples: readonly PlateSample[]): Promise<void> {
   const photos = await Promise.all(pairUp(samples).map(async (pair) => ({ pair, ...(await pairPhoto(...pair)) })));

@@ -10,7 +10,12 @@ const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
   strictDetection: false, mmc: false, ...over,
 });
 
-const blank = (width: number, height: number): RawImage => ({ data: Buffer.alloc(width * height * 3, 128), width, height, channels: 3 });
+/** A plain photo, tinted: a grey one (an infrared shot) gets no brightest-channel looks. */
+const blank = (width: number, height: number): RawImage => {
+  const data = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < data.length; i += 3) data.set([140, 128, 112], i);
+  return { data, width, height, channels: 3 };
+};
 
 /** An OCR engine that sees one plate-shaped line in the middle of whatever it is shown and
  * reads it as `text` with `confidence` per character (`doubtful` at `doubtfulAt`); it records the detector sizes asked for. */

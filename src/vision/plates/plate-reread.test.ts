@@ -9,9 +9,12 @@ const rect = (x: number, y: number, w: number, h: number): Quad => [
   { x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h },
 ];
 
-/** A light image with dark rectangles for glyphs. */
-function picture(width: number, height: number, glyphs: ReadonlyArray<[number, number, number, number]>): RawImage {
-  const data = Buffer.alloc(width * height * 3, 230);
+/** A light cream plate with dark rectangles for glyphs (`grey`: a grey plate, as an infrared
+ * camera shows it). */
+function picture(width: number, height: number, glyphs: ReadonlyArray<[number, number, number, number]>, grey = false): RawImage {
+  const cream = grey ? [230, 230, 230] : [235, 228, 200];
+  const data = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < data.length; i += 3) data.set(cream, i);
   for (const [x, y, w, h] of glyphs) {
     for (let r = y; r < y + h; r++) data.fill(20, (r * width + x) * 3, (r * width + x + w) * 3);
   }
@@ -144,6 +147,20 @@ describe('rereadCandidates', () => {
     };
     const [reading] = await rereadCandidates(image, [{ lines: [rect(40, 20, 290, 60)], dscore: 0.9 }], ocr);
     expect(reading!.views.map((v) => v.map((c) => c[0]!.char).join(''))).toEqual(['ABCDEF', 'ABCDEF']);
+  });
+
+  it('reads a grey line once: it is its own brightest channel', async () => {
+    const glyphs: Array<[number, number, number, number]> = [[110, 60, 30, 40], [150, 60, 30, 40], [190, 60, 30, 40], [230, 60, 30, 40]];
+    const line = rect(100, 50, 200, 60);
+    const grey = recorder();
+    const [greyReading] = await rereadCandidates(picture(400, 200, glyphs, true), [{ lines: [line], dscore: 0.9 }], grey.ocr);
+    expect(grey.widths).toHaveLength(1);
+    expect(greyReading!.views).toHaveLength(1);
+    // The same line on a cream plate gets its brightest-channel look.
+    const cream = recorder();
+    const [creamReading] = await rereadCandidates(picture(400, 200, glyphs), [{ lines: [line], dscore: 0.9 }], cream.ocr);
+    expect(cream.widths).toHaveLength(2);
+    expect(creamReading!.views).toHaveLength(2);
   });
 
   it('does not read a line again when its characters clear the crop edges', async () => {

@@ -2,7 +2,7 @@ import type { RawImage } from '../image/decode.js';
 import { quadAxis, quadCentre, quadSize } from '../image/quad.js';
 import { cropRect, warpQuad } from '../image/warp.js';
 import { type CharOption, topProb } from './plate-scoring.js';
-import { brightestChannel } from './plate-variants.js';
+import { brightestChannel, hasColour } from './plate-variants.js';
 import { separatorMarks } from './separator-marks.js';
 import { numberColumns, toCharacterRows } from './small-print.js';
 import { referenceScale } from './photo-scale.js';
@@ -207,7 +207,10 @@ export async function rereadCandidates(
   const all = candidates.map((_, i) => i);
   await readView(0, all);
   const firstViews = all.map((i) => views[i]![0]!);
-  const again = options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all;
+  // A grey line (an infrared night shot) is its own brightest channel: a second look would read
+  // the same pixels again.
+  const again = (options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all)
+    .filter((i) => lines[i]!.some(hasColour));
   // The candidates `which` names read from the crops `crop` gives, by candidate.
   const readEach = async (which: readonly number[], crop: (i: number) => RawImage) => {
     const out = new Map<number, CharOption[][]>();
