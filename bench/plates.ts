@@ -34,6 +34,7 @@ import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
 import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
 import { exactKey, formatRow, iou, looseKey, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
+import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { flag } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
@@ -43,21 +44,10 @@ const modes = (flag('modes', 'normal,fast')!.split(',')) as Array<PlateReadOptio
 const baseline = !process.argv.includes('--no-baseline');
 const hint = process.argv.includes('--hint');
 const showMisses = process.argv.includes('--misses');
-const longSide = Number(flag('long-side', '0'));
-const jpegQuality = Number(flag('jpeg-quality', '0'));
 const pairs = process.argv.includes('--pairs');
-const grey = process.argv.includes('--grey');
 
-/** The photo as the bench reads it (see --long-side), and how much larger than the labeled one. */
-async function photo(file: string): Promise<{ bytes: Buffer; scale: number }> {
-  const bytes = await readFile(file);
-  if (!(longSide > 0) && !(jpegQuality > 0) && !grey) return { bytes, scale: 1 };
-  const upright = sharp(bytes).rotate();
-  const sized = longSide > 0 ? upright.resize(longSide, longSide, { fit: 'inside', kernel: 'lanczos3' }) : upright;
-  const { data, info } = await (grey ? sized.grayscale() : sized).jpeg({ quality: jpegQuality || 92 }).toBuffer({ resolveWithObject: true });
-  const meta = await sharp(bytes).metadata();
-  return { bytes: data, scale: Math.max(info.width, info.height) / Math.max(meta.width ?? 1, meta.height ?? 1) };
-}
+const copies = copyOptionsFromArgs(flag);
+const photo = (file: string) => photoCopy(file, copies);
 
 /** Half of the --pairs canvas: a photo is fitted into it, centred. */
 const HALF = { width: 960, height: 1080 };
@@ -107,7 +97,7 @@ const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptio
   thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: false,
 });
 
-console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${longSide ? `, photos resampled to a ${longSide} px longer side` : ''}${longSide || jpegQuality || grey ? `, stored again as ${grey ? 'a grey ' : ''}JPEG q${jpegQuality || 92}` : ''}`);
+console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${describeCopies(copies)}`);
 /** Per labeled plate of each two-plate photo: the other labeled plate is no false one. */
 async function benchPairs(name: string, samples: readonly PlateSample[]): Promise<void> {
   const photos = await Promise.all(pairUp(samples).map(async (pair) => ({ pair, ...(await pairPhoto(...pair)) })));
