@@ -18,7 +18,8 @@ import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
 import { DEFAULT_DATA_DIR, loadPlateSets } from './lib/plates-dataset.js';
-import { flag, median } from './lib/stats.js';
+import { pairedRuns, timingColumns } from './lib/ab.js';
+import { flag } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const wanted = flag('sets', 'scenes-us,containers-gate')!.split(',');
@@ -33,27 +34,8 @@ type Reader = (engine: OcrEngine, bytes: Buffer) => Promise<string>;
 async function compare(name: string, photos: Buffer[], read: Reader): Promise<void> {
   await read(a, photos[0]!);
   await read(b, photos[0]!);
-  const ms = { a: [] as number[], b: [] as number[] };
-  const cpu = { a: [] as number[], b: [] as number[] };
-  const ratio: number[] = [];
-  const differ: number[] = [];
-  const once = async (engine: OcrEngine, bytes: Buffer) => {
-    const t = performance.now();
-    const c = process.cpuUsage();
-    const out = await read(engine, bytes);
-    const used = process.cpuUsage(c);
-    return { ms: performance.now() - t, cpu: (used.user + used.system) / 1000, out };
-  };
-  for (const [i, bytes] of photos.entries()) {
-    const first = i % 2 === 0 ? await once(a, bytes) : undefined;
-    const rb = await once(b, bytes);
-    const ra = first ?? (await once(a, bytes));
-    ms.a.push(ra.ms); ms.b.push(rb.ms); cpu.a.push(ra.cpu); cpu.b.push(rb.cpu);
-    ratio.push(rb.ms / ra.ms);
-    if (ra.out !== rb.out) differ.push(i);
-  }
-  const f = (v: number[]) => median(v).toFixed(0).padStart(5);
-  console.log(`${name.padEnd(24)} n=${String(photos.length).padStart(3)}  A ${f(ms.a)} ms cpu ${f(cpu.a)}  B ${f(ms.b)} ms cpu ${f(cpu.b)}  B/A ${median(ratio).toFixed(2)}  readings differ ${differ.length ? differ.join(',') : 'none'}`);
+  const runs = await pairedRuns(photos.length, { a: (i) => read(a, photos[i]!), b: (i) => read(b, photos[i]!) }, (out) => out);
+  console.log(`${name.padEnd(24)} n=${String(photos.length).padStart(3)}  ${timingColumns(runs)}${runs.differ.length ? ` (photos ${runs.differ.join(',')})` : ''}`);
 }
 
 console.log(`recogniser threads A/B: ${os.cpus().length} cores, A calling thread only, B calling thread + ${threads} worker thread(s), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
