@@ -33,7 +33,7 @@ import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
 import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
-import { exactKey, formatRow, iou, looseKey, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
+import { COVERED, coverage, exactKey, formatRow, iou, looseKey, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { flag } from './lib/stats.js';
 
@@ -141,11 +141,12 @@ for (const [name, all] of Object.entries(sets)) {
       const labeled = samples[i]!.box;
       const k = photos[i]!.scale;
       const box = labeled && { xmin: labeled.xmin * k, ymin: labeled.ymin * k, xmax: labeled.xmax * k, ymax: labeled.ymax * k };
-      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined });
+      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)) });
     }
     console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
     if (showMisses) {
       for (const o of outcomes) if (!o.plates.some((p) => looseKey(p) === looseKey(o.label))) console.log(`  miss ${o.label}: ${o.plates.join(' ') || '-'}`);
+      for (const o of outcomes) if (o.coverage !== undefined && o.coverage < COVERED) console.log(`  uncovered ${o.label}: ${(o.coverage * 100).toFixed(0)}% of its box`);
       for (const o of outcomes) {
         const others = o.plates.filter((p) => looseKey(p) !== looseKey(o.label));
         if (others.length) console.log(`  false beside ${o.label}: ${others.join(' ')}`);

@@ -14,6 +14,8 @@ export interface SampleOutcome {
   cpuMs?: number;
   /** IoU of the labeled box with the box of the matching result, when both exist. */
   iou?: number;
+  /** Share of the labeled box inside the returned boxes, read or not (what redaction blurs). */
+  coverage?: number;
 }
 
 export interface BoxXyxy { xmin: number; ymin: number; xmax: number; ymax: number }
@@ -26,6 +28,24 @@ export function iou(a: BoxXyxy, b: BoxXyxy): number {
   return (w * h) / (area(a) + area(b) - w * h);
 }
 
+/** Share of `labeled` that lies inside at least one of `boxes`, sampled on a 16 x 16 grid of
+ * its area (their union, as blurring every returned box hides it). */
+export function coverage(labeled: BoxXyxy, boxes: readonly BoxXyxy[]): number {
+  const steps = 16;
+  let inside = 0;
+  for (let j = 0; j < steps; j++) {
+    const y = labeled.ymin + ((j + 0.5) * (labeled.ymax - labeled.ymin)) / steps;
+    for (let i = 0; i < steps; i++) {
+      const x = labeled.xmin + ((i + 0.5) * (labeled.xmax - labeled.xmin)) / steps;
+      if (boxes.some((b) => x >= b.xmin && x <= b.xmax && y >= b.ymin && y <= b.ymax)) inside++;
+    }
+  }
+  return inside / (steps * steps);
+}
+
+/** A labeled plate counts as covered when this much of it lies inside the returned boxes. */
+export const COVERED = 0.9;
+
 export interface SetSummary {
   n: number;
   exact: number;
@@ -37,6 +57,10 @@ export interface SetSummary {
   medianCpuMs: number;
   /** Median IoU of the matching result's box with the labeled box (NaN without boxes). */
   medianIou: number;
+  /** Share of matching results whose box has an IoU of 0.5 or more with the labeled box. */
+  iouHalf: number;
+  /** Share of labeled plates COVERED by the returned boxes (NaN without boxes). */
+  covered: number;
 }
 
 export function summarise(outcomes: readonly SampleOutcome[]): SetSummary {
@@ -53,11 +77,14 @@ export function summarise(outcomes: readonly SampleOutcome[]): SetSummary {
   const ms = outcomes.map((o) => o.ms);
   const cpu = outcomes.flatMap((o) => (o.cpuMs === undefined ? [] : [o.cpuMs]));
   const ious = outcomes.flatMap((o) => (o.iou === undefined ? [] : [o.iou]));
-  return { n: outcomes.length, exact: exact / n, loose: loose / n, top1: top1 / n, falsePerImage: falses / n, medianMs: median(ms), p95Ms: percentile(ms, 95), medianCpuMs: median(cpu), medianIou: median(ious) };
+  const coverages = outcomes.flatMap((o) => (o.coverage === undefined ? [] : [o.coverage]));
+  const covered = coverages.length ? coverages.filter((c) => c >= COVERED).length / coverages.length : NaN;
+  const iouHalf = ious.length ? ious.filter((v) => v >= 0.5).length / ious.length : NaN;
+  return { n: outcomes.length, exact: exact / n, loose: loose / n, top1: top1 / n, falsePerImage: falses / n, medianMs: median(ms), p95Ms: percentile(ms, 95), medianCpuMs: median(cpu), medianIou: median(ious), iouHalf, covered };
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`.padStart(6);
 
 export function formatRow(name: string, s: SetSummary): string {
-  return `${name.padEnd(28)} n=${String(s.n).padStart(3)}  exact ${pct(s.exact)}  O0/I1 ${pct(s.loose)}  top1 ${pct(s.top1)}  false/img ${s.falsePerImage.toFixed(2).padStart(5)}  median ${s.medianMs.toFixed(0).padStart(4)} ms  p95 ${s.p95Ms.toFixed(0).padStart(4)} ms${Number.isNaN(s.medianCpuMs) ? '' : `  cpu ${s.medianCpuMs.toFixed(0).padStart(4)} ms`}${Number.isNaN(s.medianIou) ? '' : `  box IoU ${s.medianIou.toFixed(2)}`}`;
+  return `${name.padEnd(28)} n=${String(s.n).padStart(3)}  exact ${pct(s.exact)}  O0/I1 ${pct(s.loose)}  top1 ${pct(s.top1)}  false/img ${s.falsePerImage.toFixed(2).padStart(5)}  median ${s.medianMs.toFixed(0).padStart(4)} ms  p95 ${s.p95Ms.toFixed(0).padStart(4)} ms${Number.isNaN(s.medianCpuMs) ? '' : `  cpu ${s.medianCpuMs.toFixed(0).padStart(4)} ms`}${Number.isNaN(s.medianIou) ? '' : `  box IoU ${s.medianIou.toFixed(2)} (>=0.5 ${pct(s.iouHalf)})`}${Number.isNaN(s.covered) ? '' : `  covered ${pct(s.covered)}`}`;
 }
