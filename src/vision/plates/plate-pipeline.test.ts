@@ -153,6 +153,37 @@ function twoLineOcr(upper: { text: string; confidence: number }, lower: { text: 
   return { ocr, reads };
 }
 
+describe('plate boxes', () => {
+  /** One sure plate line at the same place in the photo whatever the detector is shown: x 40-60%,
+   * y 44-56% of the picture (512..768 x 316.8..403.2 in a 1280 x 720 photo), tall enough at
+   * 640 px that no close-up is needed. */
+  const ocr: PlateOcr = {
+    async detect(image) {
+      const [x0, x1, y0, y1] = [0.4 * image.width, 0.6 * image.width, 0.44 * image.height, 0.56 * image.height];
+      return [{ quad: [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }], score: 0.9 }];
+    },
+    async recognizeCrops(crops) {
+      return crops.map(() => ({ text: 'ABC1234', charConfidences: Array(7).fill(0.98), alternatives: [...'ABC1234'].map((char) => [{ char, prob: 0.98 }]) }));
+    },
+  };
+  const boxIn = async (mode: PlateReadOptions['mode']) => (await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode }))).plates[0]!.box;
+
+  it('box the plate around the number: a quarter of a line above it, a tenth below, a little at each side', async () => {
+    // Text 256 x 86.4 px: 0.25 x 86.4 = 21.6 above, 8.6 below, 0.04 x 256 = 10.2 at each side.
+    expect(await boxIn('normal')).toEqual({ xmin: 502, ymin: 295, xmax: 778, ymax: 412 });
+    expect(await boxIn('fast')).toEqual({ xmin: 502, ymin: 295, xmax: 778, ymax: 412 });
+  });
+
+  it('box the whole plate and more in redaction mode, which blurs the box', async () => {
+    const usual = await boxIn('normal');
+    const redaction = await boxIn('redaction');
+    expect(redaction.xmin).toBeLessThan(usual.xmin);
+    expect(redaction.ymin).toBeLessThan(usual.ymin);
+    expect(redaction.xmax).toBeGreaterThan(usual.xmax);
+    expect(redaction.ymax).toBeGreaterThan(usual.ymax);
+  });
+});
+
 describe('second looks beside a settled plate', () => {
   it.each([
     { name: 'text that fits no plate format is not read again once another line is a settled plate', upper: 0.98, lower: { text: 'ABCDEFGHJK', confidence: 0.99 }, reads: [2] },

@@ -15,6 +15,7 @@ import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
+import { PLATE_MARGINS, plateBox, type PlateMargins, REDACTION_MARGINS } from './plate-box.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
 export interface PlateOcr extends CropRecognizer {
@@ -58,6 +59,8 @@ interface ModeSettings {
    * channel), settled plate or not: it fades emblems inside plates, it does not turn a
    * slogan into one, and it was a third of fast mode's recogniser runs. */
   secondLookPlateLikeOnly?: boolean;
+  /** The plate box around a number's text (see plate-box.ts). */
+  plateMargins: PlateMargins;
 }
 
 /** The 640 px pass sees at most 640 x 480 pixels: a square photo at 544 x 544 rather than
@@ -74,6 +77,7 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     maxLength: 8,
     readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X },
     sureScore: 0.88,
+    plateMargins: PLATE_MARGINS,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up,
   // which looks for the whole line when the pass boxed a small plate in part.
@@ -81,9 +85,10 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     passes: [{ detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1, wholeLineCloseUps: true }],
     minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8,
     secondLookPlateLikeOnly: true,
+    plateMargins: PLATE_MARGINS,
   },
   // Recall first: a looser detector, more candidates, short plates kept, every pass.
-  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8 },
+  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, plateMargins: REDACTION_MARGINS },
 };
 
 
@@ -139,19 +144,6 @@ const finest = (scales: readonly number[]) => scales.slice(0, -1).every((s) => s
 function textBounds(quads: readonly Quad[]): Box {
   const b = quadBounds(quads.flat());
   return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
-}
-
-/** The plate around its text: characters fill most of a plate's width and about half its
- * height (US plates less, EU plates more). */
-function plateBox(text: Box, lineHeight: number, width: number, height: number): Box {
-  const px = 0.08 * (text.xmax - text.xmin);
-  const py = 0.45 * lineHeight;
-  return {
-    xmin: Math.max(0, Math.round(text.xmin - px)),
-    ymin: Math.max(0, Math.round(text.ymin - py)),
-    xmax: Math.min(width, Math.round(text.xmax + px)),
-    ymax: Math.min(height, Math.round(text.ymax + py)),
-  };
 }
 
 function lineHeight(quads: readonly Quad[]): number {
@@ -250,7 +242,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const seen = new Set<string>();
       const list = ranked.filter((r) => !seen.has(r.plate) && seen.add(r.plate)).slice(0, MAX_CANDIDATES_PER_PLATE);
       plates.push({
-        box: plateBox(textBox, height, image.width, image.height),
+        box: plateBox(textBox, height, image, mode.plateMargins),
         textBox,
         lineHeight: height,
         matched: top.matched,
