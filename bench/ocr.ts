@@ -37,12 +37,31 @@ const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesser
 const tess = tessVersion ? createTesseractEngine() : undefined;
 
 /** anyOf: one hit when any of `expect` is read (an unreliable odometer's digit rows). */
-type Case = SyntheticCase & { anyOf?: boolean };
+type Case = SyntheticCase & {
+  anyOf?: boolean;
+  /** Where the expected code is painted (x0, y0, x1, y1): the box a reading of it should give. */
+  box?: readonly number[];
+  /** The size and type code painted beside it, where labeled. */
+  sizeType?: string;
+};
 /** ms: wall clock per image; cpu: process CPU per image (all threads), steadier on a busy machine. */
-interface Outcome { hits: number; expected: number; ms: number[]; cpu: number[]; misses: string[] }
+interface Outcome {
+  hits: number; expected: number; ms: number[]; cpu: number[]; misses: string[];
+  /** IoU of each hit's box with the labeled one (cases with a box). */
+  ious: number[];
+  sizeTypes: { hits: number; expected: number };
+}
+
+const iou = (a: readonly number[], b: readonly number[]) => {
+  const w = Math.min(a[2]!, b[2]!) - Math.max(a[0]!, b[0]!);
+  const h = Math.min(a[3]!, b[3]!) - Math.max(a[1]!, b[1]!);
+  if (w <= 0 || h <= 0) return 0;
+  const area = (r: readonly number[]) => (r[2]! - r[0]!) * (r[3]! - r[1]!);
+  return (w * h) / (area(a) + area(b) - w * h);
+};
 
 async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outcome> {
-  const o: Outcome = { hits: 0, expected: 0, ms: [], cpu: [], misses: [] };
+  const o: Outcome = { hits: 0, expected: 0, ms: [], cpu: [], misses: [], ious: [], sizeTypes: { hits: 0, expected: 0 } };
   for (const c of cases) {
     const t = performance.now();
     const c0 = process.cpuUsage();
@@ -55,6 +74,13 @@ async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outc
     const c1 = process.cpuUsage(c0);
     o.cpu.push((c1.user + c1.system) / 1000);
     const got = new Set(results.map((r) => r.value.replace(/\s/g, '')));
+    const hit = c.box && results.find((r) => r.value.replace(/\s/g, '') === c.expect[0]);
+    if (hit?.box) o.ious.push(iou([hit.box.xmin, hit.box.ymin, hit.box.xmax, hit.box.ymax], c.box!));
+    if (c.sizeType) {
+      o.sizeTypes.expected++;
+      if (results.some((r) => r.label === 'Size and Type Codes' && r.value === c.sizeType)) o.sizeTypes.hits++;
+      else o.misses.push(`${c.name}: size and type ${c.sizeType}, got ${results.filter((r) => r.label === 'Size and Type Codes').map((r) => r.value).join(',') || 'nothing'}`);
+    }
     if (c.anyOf) {
       o.expected++;
       if (c.expect.some((want) => got.has(want))) o.hits++;
@@ -82,6 +108,8 @@ async function run(key: string, label: string, type: OcrType, cases: () => Promi
   const theirs = tess ? await measure(tess, type, list) : undefined;
   if (theirs) line += ` | ${rate(theirs).padEnd(16)} ${times(theirs)}`;
   console.log(line);
+  if (ours.ious.length) console.log(`    code boxes: median IoU with the labeled box ${median(ours.ious).toFixed(2)}, ${ours.ious.filter((v) => v >= 0.5).length}/${ours.ious.length} at 0.5 or more`);
+  if (ours.sizeTypes.expected) console.log(`    size and type codes: ${ours.sizeTypes.hits}/${ours.sizeTypes.expected}`);
   if (showMisses) {
     for (const m of ours.misses) console.log(`    miss ${m}`);
     for (const m of theirs?.misses ?? []) console.log(`    tesseract miss ${m}`);
@@ -102,7 +130,7 @@ console.log(tessVersion ? `Tesseract: ${tessVersion} (psm 11 on pictures, psm 7 
 const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
 console.log(tess ? `${head} | ${'Tesseract exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}` : head);
 
-await run('containers-gate', 'containers-gate (11-char code)', 'shipping_container', () => manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('containers-gate', it), expect: [String(it.code)] })) ?? []);
+await run('containers-gate', 'containers-gate (11-char code)', 'shipping_container', () => manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('containers-gate', it), expect: [String(it.code)], box: it.box_xyxy as number[] | undefined, sizeType: it.size_type as string | undefined })) ?? []);
 await run('containers-yard', 'containers-yard (every code)', 'shipping_container', () => manifest('containers-yard')?.items.map((it) => ({ name: String(it.file), bytes: file('containers-yard', it), expect: it.codes as string[] })) ?? []);
 await run('odometers', 'odometers (reliable labels)', 'odometer', () => manifest('odometers')?.items.filter((it) => it.reliable === true).slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('odometers', it), expect: [String(it.reading)] })) ?? []);
 // The unlabelled odometers list the digit rows on the photo: reading one of them (not a clock,

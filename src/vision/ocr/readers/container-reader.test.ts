@@ -36,6 +36,28 @@ describe('findCodes', () => {
   ])('$why', ({ lines, codes }) => {
     expect(findCodes(placed(lines)).map((c) => c.value)).toEqual(codes);
   });
+  it('reports a code painted twice once, at its larger marking', () => {
+    const at = (x: number, y: number, w: number, h: number, probs: Record<number, number> = {}): TextLine => ({
+      ...line('TRHU3074372', probs), box: [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }],
+    });
+    // The roof rail's small code read more surely than the door's large one.
+    const roof = at(220, 194, 424, 49);
+    const door = at(877, 590, 509, 76, { 3: 0.9 });
+    for (const lines of [[roof, door], [door, roof]]) {
+      const codes = findCodes(placed(lines));
+      expect(codes.map((c) => c.value)).toEqual(['TRHU3074372']);
+      expect(codes[0]!.box).toEqual({ xmin: 877, ymin: 590, xmax: 1386, ymax: 666 });
+    }
+  });
+
+  it('boxes the larger marking though only the smaller one was read whole', () => {
+    const roof = { ...line('TRHU3074372'), box: [{ x: 220, y: 194 }, { x: 644, y: 194 }, { x: 644, y: 243 }, { x: 220, y: 243 }] } satisfies TextLine;
+    // The door's boxed check digit was not seen: its ten characters alone are no valid code.
+    const door = { ...line('TRHU307437'), box: [{ x: 877, y: 590 }, { x: 1305, y: 590 }, { x: 1305, y: 666 }, { x: 877, y: 666 }] } satisfies TextLine;
+    const codes = findCodes(placed([roof, door]));
+    expect(codes.map((c) => [c.value, c.confidence])).toEqual([['TRHU3074372', findCodes(placed([roof]))[0]!.confidence]]);
+    expect(codes[0]!.box).toEqual({ xmin: 877, ymin: 590, xmax: 1305, ymax: 666 });
+  });
 });
 
 describe('partialCodeRegions', () => {

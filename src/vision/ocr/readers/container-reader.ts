@@ -19,6 +19,9 @@ interface CodeFound {
    * reading that lacks it. Lower is more trustworthy. */
   rank: number;
   box: NonNullable<TextReading['box']>;
+  /** How large its characters are painted: the median thickness of its lines (height of a
+   * horizontal line, width of a vertical one), pixels. */
+  charSize: number;
 }
 
 /** ISO 6346 container markings: the code (owner, category, serial, check digit), the size and
@@ -52,14 +55,32 @@ export async function readContainer(engine: OcrEngine, image: RawImage): Promise
 }
 
 /** The codes to report, most trustworthy first: every code read with its check digit holding
- * (a yard photo shows many), or else the single best corrected one. */
+ * (a yard photo shows many), or else the single best corrected one. A code painted twice (the
+ * door and the roof rail of a container seen from behind and above) is reported once, at its
+ * largest marking: the one a person reading the photo would point at. */
 export function findCodes(lines: Placed[]): CodeFound[] {
   const all = codeCandidates(lines).sort((a, b) => a.rank - b.rank || b.confidence - a.confidence);
   const valid = all.filter((c) => c.rank === 0);
   if (valid.length === 0) return all.slice(0, 1);
   const unique = new Map<string, CodeFound>();
   for (const c of valid) if (!unique.has(c.value)) unique.set(c.value, c);
+  // The larger marking may be the one read less well (its boxed check digit missed): the value
+  // holds from the valid reading, the place is the larger marking's.
+  for (const c of all) {
+    const known = unique.get(c.value);
+    if (known && c.charSize > LARGER_MARKING * known.charSize) unique.set(c.value, { ...known, box: c.box, orientation: c.orientation, charSize: c.charSize });
+  }
   return [...unique.values()];
+}
+
+/** Another marking of a code counts as larger when its characters are this much larger (the
+ * same marking read in two groupings of its lines differs by a few pixels). */
+const LARGER_MARKING = 1.25;
+
+/** The median thickness of a group's lines (see CodeFound.charSize). */
+function charSizeOf(g: Placed[]): number {
+  const sizes = g.map((p) => (p.line.orientation === 'vertical' ? p.w : p.h)).sort((a, b) => a - b);
+  return sizes[sizes.length >> 1] ?? 0;
 }
 
 /** Codes found again (a re-read) replace corrected guesses; valid codes add up. */
@@ -101,13 +122,14 @@ function codeCandidates(lines: Placed[], maxChanges = 2): CodeFound[] {
     const chars = characterOptions(g);
     const orientation = g[0]!.line.orientation;
     const conf = meanConfidence(g);
+    const charSize = charSizeOf(g);
     // A stray mark or two may stick to a code; a longer run is other text.
     for (let start = 0; start + 11 <= chars.length && chars.length <= 13; start++) {
       // With extra characters around, the window must hold as read: shifting a window and
       // correcting it too finds a check digit that holds in almost anything.
       const r = resolveContainerOptions(chars.slice(start, start + 11), chars.length > 11 ? 0 : maxChanges);
       // Extra characters around the code (a neighbour's paint) cost a little confidence.
-      if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * (chars.length > 11 ? 0.95 : 1), orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
+      if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * (chars.length > 11 ? 0.95 : 1), orientation, rank: r.changes ? 1 : 0, box: extentOf(g), charSize });
     }
     // A stray mark read faintly at either end (a post edge, a bolt, a seam beside a vertical
     // code) would hold the rest to the strict rule above: without it the code is a reading of
@@ -115,12 +137,12 @@ function codeCandidates(lines: Placed[], maxChanges = 2): CodeFound[] {
     const core = trimFaintEnds(chars);
     if (core.length === 11 && chars.length > 11) {
       const r = resolveContainerOptions(core, maxChanges);
-      if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * 0.9, orientation, rank: r.changes ? 1 : 0, box: extentOf(g) });
+      if (r) found.push({ value: r.code, confidence: conf * (r.changes ? 0.8 : 1) * 0.9, orientation, rank: r.changes ? 1 : 0, box: extentOf(g), charSize });
     }
     if (chars.length === 10) {
       // The check digit is usually painted in its own box and is the part readers miss most.
       const ten = coerceContainerCode(`${chars.map((c) => c[0]!.char).join('')}0`)?.slice(0, 10);
-      if (ten) found.push({ value: `${ten}${containerCheckDigit(ten)}`, confidence: conf * 0.7, orientation, rank: 2, box: extentOf(g) });
+      if (ten) found.push({ value: `${ten}${containerCheckDigit(ten)}`, confidence: conf * 0.7, orientation, rank: 2, box: extentOf(g), charSize });
     }
   }
   return found;
