@@ -59,6 +59,27 @@ export function resolveContainerCode(text: string, checkDigitConfidence = 1): { 
 /** Size and type codes such as 22G1, 45G1, L5G1 (ISO 6346 size/type). */
 export const SIZE_TYPE = /^[0-9L][0-9][A-Z][0-9]$/;
 
+/**
+ * The size and type code in a reading, or undefined. Only its letters and digits count: a
+ * column read down a container's side takes in the stickers under the code (a height sticker,
+ * a CSC mark), which the recogniser reads as CJK glyphs. Where the code wants a digit (second
+ * and fourth place, and the first unless it is an L) a look-alike letter becomes the digit, at
+ * most once: 22Gi is 22G1, but LOGO or a word is no code. The type letter is left as read: a
+ * digit there is more often a weight (2180) than a misread letter.
+ */
+export function readSizeType(text: string): string | undefined {
+  const raw = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  if (raw.length !== 4) return undefined;
+  let changes = 0;
+  const digit = (c: string) => {
+    const d = /[0-9]/.test(c) ? c : TO_DIGIT[c];
+    if (d !== c) changes++;
+    return d ?? c;
+  };
+  const code = `${raw[0] === 'L' ? 'L' : digit(raw[0]!)}${digit(raw[1]!)}${raw[2]}${digit(raw[3]!)}`;
+  return changes <= 1 && SIZE_TYPE.test(code) ? code : undefined;
+}
+
 /** One character as the recogniser read it: the class it chose first, then its runners-up. */
 export type CharOptions = ReadonlyArray<{ char: string; prob: number }>;
 

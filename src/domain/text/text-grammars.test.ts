@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CharOptions, containerCheckDigit, isValidContainerCode, resolveContainerCode, resolveContainerOptions, SIZE_TYPE } from './iso6346.js';
+import { type CharOptions, containerCheckDigit, isValidContainerCode, readSizeType, resolveContainerCode, resolveContainerOptions, SIZE_TYPE } from './iso6346.js';
 import { boatRegistration, trailerId } from './text-types.js';
 import { hasVinStructure, isValidVin, normaliseVin, resolveVin, vinCheckDigit } from './vin.js';
 
@@ -83,6 +83,22 @@ describe('ISO 6346', () => {
 
   it.each([['22G1', true], ['45G1', true], ['L5G1', true], ['2G1', false], ['GGG1', false]])('size/type %s → %s', (c, ok) => {
     expect(SIZE_TYPE.test(c as string)).toBe(ok);
+  });
+
+  it.each([
+    ['22G1', '22G1'],
+    ['45R1', '45R1'],
+    ['L5G1', 'L5G1'],
+    ['22Gi', '22G1'], // the last 1 read as a lower-case i
+    ['22G1盟', '22G1'], // the height sticker under a column, read as a CJK glyph
+    ['2 2 G 1', '22G1'],
+    ['221圈驷', undefined], // the type letter lost: nothing to guess from
+    ['2180', undefined], // a weight: no type letter
+    ['LOGO', undefined], // two look-alikes: a word
+    ['TARE', undefined],
+    ['22G1X', undefined],
+  ])('reads the size and type code in %s as %s', (text, code) => {
+    expect(readSizeType(text)).toBe(code);
   });
 });
 

@@ -1,4 +1,4 @@
-import { type CharOptions, coerceContainerCode, containerCheckDigit, resolveContainerOptions, SIZE_TYPE } from '../../../domain/text/iso6346.js';
+import { type CharOptions, coerceContainerCode, containerCheckDigit, readSizeType, resolveContainerOptions, SIZE_TYPE } from '../../../domain/text/iso6346.js';
 import type { TextReading } from '../../../services/recognition/text-recognizer.port.js';
 import type { RawImage } from '../../image/decode.js';
 import { cropRect, rotateQuarter } from '../../image/warp.js';
@@ -253,8 +253,9 @@ const WEIGHT_LABELS: Array<[RegExp, string]> = [
  * row or just above. */
 function otherFields(lines: Placed[]): TextReading[] {
   const out: TextReading[] = [];
-  const sizeType = lines.find((p) => SIZE_TYPE.test(p.line.text.replace(/\s/g, '')));
-  if (sizeType) out.push({ value: sizeType.line.text.replace(/\s/g, ''), confidence: sizeType.line.confidence, orientation: 'horizontal', label: 'Size and Type Codes', box: extentOf([sizeType]) });
+  // A line that is the code as read first, else one with a look-alike or a sticker's glyphs.
+  const sizeType = lines.find((p) => SIZE_TYPE.test(p.line.text.replace(/\s/g, ''))) ?? lines.find((p) => readSizeType(p.line.text));
+  if (sizeType) out.push({ value: readSizeType(sizeType.line.text)!, confidence: sizeType.line.confidence, orientation: sizeType.line.orientation, label: 'Size and Type Codes', box: extentOf([sizeType]) });
   let current: string | undefined;
   for (const p of lines) {
     const text = p.line.text.toUpperCase();
