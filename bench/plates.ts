@@ -33,7 +33,7 @@ import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
 import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
-import { COVERED, coverage, exactKey, formatRow, iou, looseKey, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
+import { COVERED, coverage, exactKey, formatRow, iou, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { flag } from './lib/stats.js';
 
@@ -141,7 +141,8 @@ for (const [name, all] of Object.entries(sets)) {
       const labeled = samples[i]!.box;
       const k = photos[i]!.scale;
       const box = labeled && { xmin: labeled.xmin * k, ymin: labeled.ymin * k, xmax: labeled.xmax * k, ymax: labeled.ymax * k };
-      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)) });
+      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight: hit && labeled ? regionMatches(samples[i]!.region, hit.region.code) : undefined });
+      if (showMisses && hit && labeled && !regionMatches(samples[i]!.region, hit.region.code)) console.log(`  region ${label}: ${hit.region.code}`);
     }
     console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
     if (showMisses) {

@@ -16,6 +16,17 @@ export interface SampleOutcome {
   iou?: number;
   /** Share of the labeled box inside the returned boxes, read or not (what redaction blurs). */
   coverage?: number;
+  /** Whether the matching result's region code names the set's country or group (scenes only). */
+  regionRight?: boolean;
+}
+
+/** The plate sets' regions as region codes: a scenes-eu plate may be of any European country. */
+const EUROPE = new Set(['gb', 'de', 'fr', 'it', 'es', 'nl', 'pl', 'pt', 'be', 'se', 'at', 'ch', 'dk', 'no', 'fi', 'ie', 'cz']);
+
+/** Whether `code` (a result's region.code) is right for a plate of the set region `region`. */
+export function regionMatches(region: string, code: string): boolean {
+  const country = code.split('-')[0] ?? code;
+  return region === 'eu' ? EUROPE.has(country) : country === region;
 }
 
 export interface BoxXyxy { xmin: number; ymin: number; xmax: number; ymax: number }
@@ -61,6 +72,8 @@ export interface SetSummary {
   iouHalf: number;
   /** Share of labeled plates COVERED by the returned boxes (NaN without boxes). */
   covered: number;
+  /** Share of read plates whose region code names their set's country or group (NaN without). */
+  regionRight: number;
 }
 
 export function summarise(outcomes: readonly SampleOutcome[]): SetSummary {
@@ -80,11 +93,13 @@ export function summarise(outcomes: readonly SampleOutcome[]): SetSummary {
   const coverages = outcomes.flatMap((o) => (o.coverage === undefined ? [] : [o.coverage]));
   const covered = coverages.length ? coverages.filter((c) => c >= COVERED).length / coverages.length : NaN;
   const iouHalf = ious.length ? ious.filter((v) => v >= 0.5).length / ious.length : NaN;
-  return { n: outcomes.length, exact: exact / n, loose: loose / n, top1: top1 / n, falsePerImage: falses / n, medianMs: median(ms), p95Ms: percentile(ms, 95), medianCpuMs: median(cpu), medianIou: median(ious), iouHalf, covered };
+  const regions = outcomes.flatMap((o) => (o.regionRight === undefined ? [] : [o.regionRight]));
+  const regionRight = regions.length ? regions.filter(Boolean).length / regions.length : NaN;
+  return { n: outcomes.length, exact: exact / n, loose: loose / n, top1: top1 / n, falsePerImage: falses / n, medianMs: median(ms), p95Ms: percentile(ms, 95), medianCpuMs: median(cpu), medianIou: median(ious), iouHalf, covered, regionRight };
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`.padStart(6);
 
 export function formatRow(name: string, s: SetSummary): string {
-  return `${name.padEnd(28)} n=${String(s.n).padStart(3)}  exact ${pct(s.exact)}  O0/I1 ${pct(s.loose)}  top1 ${pct(s.top1)}  false/img ${s.falsePerImage.toFixed(2).padStart(5)}  median ${s.medianMs.toFixed(0).padStart(4)} ms  p95 ${s.p95Ms.toFixed(0).padStart(4)} ms${Number.isNaN(s.medianCpuMs) ? '' : `  cpu ${s.medianCpuMs.toFixed(0).padStart(4)} ms`}${Number.isNaN(s.medianIou) ? '' : `  box IoU ${s.medianIou.toFixed(2)} (>=0.5 ${pct(s.iouHalf)})`}${Number.isNaN(s.covered) ? '' : `  covered ${pct(s.covered)}`}`;
+  return `${name.padEnd(28)} n=${String(s.n).padStart(3)}  exact ${pct(s.exact)}  O0/I1 ${pct(s.loose)}  top1 ${pct(s.top1)}  false/img ${s.falsePerImage.toFixed(2).padStart(5)}  median ${s.medianMs.toFixed(0).padStart(4)} ms  p95 ${s.p95Ms.toFixed(0).padStart(4)} ms${Number.isNaN(s.medianCpuMs) ? '' : `  cpu ${s.medianCpuMs.toFixed(0).padStart(4)} ms`}${Number.isNaN(s.medianIou) ? '' : `  box IoU ${s.medianIou.toFixed(2)} (>=0.5 ${pct(s.iouHalf)})`}${Number.isNaN(s.covered) ? '' : `  covered ${pct(s.covered)}`}${Number.isNaN(s.regionRight) ? '' : `  region ${pct(s.regionRight)}`}`;
 }
