@@ -30,6 +30,18 @@ describe('bestRegionFit', () => {
     expect(bestRegionFit(text, { regions, strict })).toEqual({ code, weight });
   });
 
+  it('gives a number that fits several regions equally to one whose plates draw characters as wide as seen', () => {
+    // ABC1234: Texas and New York, and Brazil's grey plates; AB12CDE only the UK.
+    expect(bestRegionFit('ABC1234', { regions: [], strict: false })).toEqual({ code: 'us', weight: 1 });
+    expect(bestRegionFit('ABC1234', { regions: [], strict: false }, false)).toEqual({ code: 'us', weight: 1 });
+    expect(bestRegionFit('ABC1234', { regions: [], strict: false }, true)).toEqual({ code: 'br', weight: 1 });
+    expect(bestRegionFit('AB12CDE', { regions: [], strict: false }, false)).toEqual({ code: 'gb', weight: 1 });
+    // The width never outweighs the format: a generic US shape stays below a specific one.
+    expect(bestRegionFit('ABC12345', { regions: [], strict: false }, true)?.code).toBe('us');
+    // Nor a named region.
+    expect(bestRegionFit('ABC1234', { regions: ['us'], strict: false }, true)).toEqual({ code: 'us', weight: 1 });
+  });
+
   it('fits nothing outside the named regions when strict', () => {
     expect(bestRegionFit('AB12CDE', { regions: ['br'], strict: true })).toBeNull();
     expect(bestRegionFit('ABC1234', { regions: ['zz'], strict: true })).toBeNull();

@@ -72,9 +72,19 @@ function scopedTemplates(scope: RegionScope): ScopedTemplate[] {
   return out;
 }
 
+/** Countries whose plates (12 x 6 in) carry tall, narrow characters: about 0.4 of their height
+ * wide, where Brazil's, Europe's and Australia's fonts draw them at about 0.65. */
+const NARROW_FONT_COUNTRIES = new Set(['us', 'ca', 'mx']);
+
+/** Whether a region's plates are drawn in the font width seen: `wide` true for wide characters. */
+const fontFits = (region: string, wide: boolean) => NARROW_FONT_COUNTRIES.has(countryOf(region)) !== wide;
+
 /** The best region format `text` (upper case A-Z0-9) fits as it is, or null. Look-alike swaps
- * (O/0, B/8) are the caller's hypotheses: it asks once per spelling. */
-export function bestRegionFit(text: string, scope: RegionScope): RegionFit | null {
+ * (O/0, B/8) are the caller's hypotheses: it asks once per spelling. When formats of several
+ * regions fit equally (ABC1234 is a Texan, a New York and an old Brazilian number), `wide` (the
+ * characters seen wide for their height, see plate-font.ts) picks a region whose plates use such
+ * a font; without it the first listed region stands. */
+export function bestRegionFit(text: string, scope: RegionScope, wide?: boolean): RegionFit | null {
   const hinted = scope.regions.length > 0;
   const hasDigit = /[0-9]/.test(text);
   let best: RegionFit | null = null;
@@ -83,7 +93,9 @@ export function bestRegionFit(text: string, scope: RegionScope): RegionFit | nul
     const generic = template.includes('X');
     let weight = generic ? (hasDigit ? GENERIC_WEIGHT : LETTERS_ONLY_WEIGHT) : 1;
     if (hinted && !named) weight *= FOREIGN_FACTOR;
-    if (!best || weight > best.weight) best = { code: named ?? countryOf(region), weight };
+    const code = named ?? countryOf(region);
+    const betterFont = wide !== undefined && best !== null && weight === best.weight && fontFits(code, wide) && !fontFits(best.code, wide);
+    if (!best || weight > best.weight || betterFont) best = { code, weight };
   }
   return best;
 }

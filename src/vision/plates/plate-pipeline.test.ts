@@ -153,7 +153,7 @@ function twoLineOcr(upper: { text: string; confidence: number }, lower: { text: 
   return { ocr, reads };
 }
 
-describe('plate boxes', () => {
+describe('a plate reading\'s box and region', () => {
   /** One sure plate line at the same place in the photo whatever the detector is shown: x 40-60%,
    * y 44-56% of the picture (512..768 x 316.8..403.2 in a 1280 x 720 photo), tall enough at
    * 640 px that no close-up is needed. */
@@ -172,6 +172,18 @@ describe('plate boxes', () => {
     // Text 256 x 86.4 px: 0.25 x 86.4 = 21.6 above, 8.6 below, 0.04 x 256 = 10.2 at each side.
     expect(await boxIn('normal')).toEqual({ xmin: 502, ymin: 295, xmax: 778, ymax: 412 });
     expect(await boxIn('fast')).toEqual({ xmin: 502, ymin: 295, xmax: 778, ymax: 412 });
+  });
+
+  it('give a number that fits Texas and Brazil to the region whose font it is drawn in', async () => {
+    // The line is 256 x 86 px: 7 characters at 0.43 of their height, a narrow North American font.
+    const narrow = (await createPlatePipeline(ocr).read(blank(1280, 720), options())).plates[0]!;
+    expect([narrow.plate, narrow.region.code]).toEqual(['abc1234', 'us']);
+    // The same line on a photo twice as wide: 7 characters at 0.85, a wide Brazilian font.
+    const wide = (await createPlatePipeline(ocr).read(blank(2560, 720), options())).plates[0]!;
+    expect([wide.plate, wide.region.code]).toEqual(['abc1234', 'br']);
+    // A region the client names stands.
+    const named = (await createPlatePipeline(ocr).read(blank(2560, 720), options({ regions: ['us'] }))).plates[0]!;
+    expect(named.region.code).toBe('us');
   });
 
   it('box the whole plate and more in redaction mode, which blurs the box', async () => {

@@ -16,6 +16,8 @@ import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { PLATE_MARGINS, plateBox, type PlateMargins, REDACTION_MARGINS } from './plate-box.js';
+import { hasWideCharacters } from './plate-font.js';
+import { bestRegionFit } from '../../domain/plates/region-fit.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
 export interface PlateOcr extends CropRecognizer {
@@ -160,6 +162,15 @@ export function bestOfViews(rankings: readonly ScoredPlate[][]): ScoredPlate[] {
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
+/** Without a region hint, a number whose letters and digits fit several regions' formats
+ * equally (ABC1234: Texas, New York, Brazil) is given to a region whose plates draw characters as
+ * wide as these are (see plate-font.ts). Readings and scores are as the grammars gave them. */
+function regionByFont(top: ScoredPlate, textBox: Box, lineHeight: number, options: PlateReadOptions): string {
+  if (options.regions.length > 0 || !top.matched) return top.region.code;
+  const wide = hasWideCharacters(textBox, lineHeight, top.plate.length);
+  return bestRegionFit(top.plate, { regions: [], strict: false }, wide)?.code ?? top.region.code;
+}
+
 const round3 = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 1000) / 1000;
 
 export interface PlatePipeline {
@@ -248,7 +259,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
         matched: top.matched,
         weakest: top.weakest,
         plate: top.plate.toLowerCase(),
-        region: { code: top.region.code, score: round3(top.region.score) },
+        region: { code: regionByFont(top, textBox, height, options), score: round3(top.region.score) },
         score: round3(top.score),
         candidates: list.map((r) => ({ plate: r.plate.toLowerCase(), score: round3(r.score) })),
         dscore: round3(candidate.dscore),
