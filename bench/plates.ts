@@ -141,8 +141,8 @@ for (const [name, all] of Object.entries(sets)) {
       const labeled = samples[i]!.box;
       const k = photos[i]!.scale;
       const box = labeled && { xmin: labeled.xmin * k, ymin: labeled.ymin * k, xmax: labeled.xmax * k, ymax: labeled.ymax * k };
-      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight: hit && labeled ? regionMatches(samples[i]!.region, hit.region.code) : undefined });
-      if (showMisses && hit && labeled && !regionMatches(samples[i]!.region, hit.region.code)) console.log(`  region ${label}: ${hit.region.code}`);
+      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight: hit ? regionMatches(samples[i]!.region, hit.region.code) : undefined });
+      if (showMisses && hit && !regionMatches(samples[i]!.region, hit.region.code)) console.log(`  region ${label}: ${hit.region.code}`);
     }
     console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
     if (showMisses) {

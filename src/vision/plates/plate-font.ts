@@ -1,16 +1,18 @@
 import type { Box } from '../../services/recognition/plate-reader.port.js';
 
 /**
- * Whether a number's characters are drawn wide for their height: the text's width over its
- * length times the line height. North American plates use tall, narrow fonts; Brazil's and
- * Europe's are wide. On the plates Vigil reads in plates-scenes (2026-11-26) this is 0.41 in the
- * median on scenes-us (95% under 0.53) against 0.63 on scenes-br and 0.67 on scenes-eu, so it
- * tells apart numbers whose letters and digits fit both (ABC1234 in Texas and in Brazil).
+ * Whether a seven-character number is drawn in a wide font, as Brazil's grey plates and
+ * Europe's are, rather than a North American plate's: the text's width over seven line heights.
+ * Seven characters is where the formats of both fit the same number (ABC1234: Texas, New York
+ * and Brazil) and where the width tells them apart: on the plates Vigil reads (2026-11-26) it is
+ * 0.42 in the median on scenes-us (none of 60 at 0.53 or more) and 0.50 on the US crops (2 of 107
+ * at 0.6 or more), against 0.63 on scenes-br (35 of 56 at 0.6 or more) and 0.67 on scenes-eu.
+ * Shorter US numbers spread over the same plate as widely as a European font (six characters on
+ * the US crops: median 0.55), so for any other length this says nothing (undefined).
  */
-export function hasWideCharacters(textBox: Box, lineHeight: number, length: number): boolean {
-  if (length === 0 || lineHeight <= 0) return false;
+export function wideCharacters(textBox: Box, lineHeight: number, length: number): boolean | undefined {
+  if (length !== 7 || lineHeight <= 0) return undefined;
   return (textBox.xmax - textBox.xmin) / (length * lineHeight) >= WIDE_PITCH;
 }
 
-/** Between the narrow fonts' 95th percentile (0.53) and the wide ones' first quartile (0.56). */
-export const WIDE_PITCH = 0.55;
+export const WIDE_PITCH = 0.6;

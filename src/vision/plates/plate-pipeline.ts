@@ -16,7 +16,7 @@ import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { PLATE_MARGINS, plateBox, type PlateMargins, REDACTION_MARGINS } from './plate-box.js';
-import { hasWideCharacters } from './plate-font.js';
+import { wideCharacters } from './plate-font.js';
 import { bestRegionFit } from '../../domain/plates/region-fit.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
@@ -162,12 +162,13 @@ export function bestOfViews(rankings: readonly ScoredPlate[][]): ScoredPlate[] {
   return [...best.values()].sort((a, b) => b.score - a.score);
 }
 
-/** Without a region hint, a number whose letters and digits fit several regions' formats
- * equally (ABC1234: Texas, New York, Brazil) is given to a region whose plates draw characters as
- * wide as these are (see plate-font.ts). Readings and scores are as the grammars gave them. */
+/** Without a region hint, a seven-character number whose letters and digits fit several
+ * regions' formats equally (ABC1234: Texas, New York, Brazil) is given to a region whose plates
+ * draw characters as wide as these are (see plate-font.ts). Readings and scores are as the
+ * grammars gave them. */
 function regionByFont(top: ScoredPlate, textBox: Box, lineHeight: number, options: PlateReadOptions): string {
-  if (options.regions.length > 0 || !top.matched) return top.region.code;
-  const wide = hasWideCharacters(textBox, lineHeight, top.plate.length);
+  const wide = wideCharacters(textBox, lineHeight, top.plate.length);
+  if (options.regions.length > 0 || !top.matched || wide === undefined) return top.region.code;
   return bestRegionFit(top.plate, { regions: [], strict: false }, wide)?.code ?? top.region.code;
 }
 
