@@ -33,13 +33,15 @@ import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
 import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
-import { COVERED, coverage, exactKey, formatRow, iou, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
+import { calibration, COVERED, coverage, exactKey, formatRow, iou, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { flag } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const limit = Number(flag('limit', '0'));
 const wantedSets = flag('sets')?.split(',');
+// --calibration: per set and mode, how often a returned plate is the labeled one per score band.
+const showCalibration = process.argv.includes('--calibration');
 const modes = (flag('modes', 'normal,fast')!.split(',')) as Array<PlateReadOptions['mode']>;
 const baseline = !process.argv.includes('--no-baseline');
 const hint = process.argv.includes('--hint');
@@ -141,10 +143,11 @@ for (const [name, all] of Object.entries(sets)) {
       const labeled = samples[i]!.box;
       const k = photos[i]!.scale;
       const box = labeled && { xmin: labeled.xmin * k, ymin: labeled.ymin * k, xmax: labeled.xmax * k, ymax: labeled.ymax * k };
-      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight: hit ? regionMatches(samples[i]!.region, hit.region.code) : undefined });
+      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight: hit ? regionMatches(samples[i]!.region, hit.region.code) : undefined, scores: res.plates.map((p) => p.score) });
       if (showMisses && hit && !regionMatches(samples[i]!.region, hit.region.code)) console.log(`  region ${label}: ${hit.region.code}`);
     }
     console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
+    if (showCalibration) console.log(calibration(outcomes));
     if (showMisses) {
       for (const o of outcomes) if (!o.plates.some((p) => looseKey(p) === looseKey(o.label))) console.log(`  miss ${o.label}: ${o.plates.join(' ') || '-'}`);
       for (const o of outcomes) if (o.coverage !== undefined && o.coverage < COVERED) console.log(`  uncovered ${o.label}: ${(o.coverage * 100).toFixed(0)}% of its box`);

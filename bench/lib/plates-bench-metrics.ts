@@ -18,6 +18,28 @@ export interface SampleOutcome {
   coverage?: number;
   /** Whether the matching result's region code names the set's country or group (scenes only). */
   regionRight?: boolean;
+  /** Each returned plate's score, in the order of `plates`. */
+  scores?: number[];
+}
+
+/** Score bands of the calibration line, highest first. */
+const SCORE_BANDS = [0.9, 0.8, 0.7, 0.6] as const;
+
+/** How often a returned plate is the labeled one, per score band: what a caller's threshold_o
+ * buys. Every returned plate counts (a second car's plate in a scene counts as wrong). */
+export function calibration(outcomes: readonly SampleOutcome[]): string {
+  const bands = SCORE_BANDS.map((min, k) => ({ min, max: k === 0 ? Infinity : SCORE_BANDS[k - 1]!, right: 0, all: 0 }));
+  const below = { right: 0, all: 0 };
+  for (const o of outcomes) {
+    o.scores?.forEach((score, k) => {
+      const right = looseKey(o.plates[k]!) === looseKey(o.label) ? 1 : 0;
+      const band = bands.find((b) => score >= b.min && score < b.max) ?? below;
+      band.all++;
+      band.right += right;
+    });
+  }
+  const show = (name: string, b: { right: number; all: number }) => `${name} ${b.right}/${b.all}${b.all ? ` = ${((100 * b.right) / b.all).toFixed(0)}%` : ''}`;
+  return `  right by score: ${[...bands.map((b) => show(b.max === Infinity ? `>=${b.min}` : `${b.min}-${b.max}`, b)), show(`<${SCORE_BANDS.at(-1)}`, below)].join(', ')}`;
 }
 
 /** The plate sets' regions as region codes: a scenes-eu plate may be of any European country. */
