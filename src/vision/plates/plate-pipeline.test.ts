@@ -397,3 +397,30 @@ describe('completions', () => {
     expect(completions([big], [{ plate: 'LARSO', textBox: box(7, 152, 155, 186), lineHeight: 28 }])).toEqual([big]);
   });
 });
+
+describe('readings that fit no plate format', () => {
+  it('are no plate in a photo of a scene: a four-character word on a sign', async () => {
+    const { ocr } = fakeOcr('EXIT', 0.99);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());
+    expect(res.plates).toEqual([]);
+  });
+
+  it('stay on a plate crop, where a short number fills the picture', async () => {
+    // fakeOcr's line is 50 px tall: on a 160 px tall crop it fills more than a quarter.
+    const { ocr } = fakeOcr('7684', 0.99);
+    const res = await createPlatePipeline(ocr).read(blank(320, 160), options());
+    expect(res.plates.map((p) => p.plate)).toEqual(['7684']);
+  });
+
+  it('stay in redaction mode, which boxes everything plate-like', async () => {
+    const { ocr } = fakeOcr('EXIT', 0.99);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'redaction' }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['exit']);
+  });
+
+  it('stay when the caller\'s text_formats match them', async () => {
+    const { ocr } = fakeOcr('EXIT', 0.99);
+    const res = await createPlatePipeline(ocr).read(blank(1280, 720), options({ textFormats: ['^[A-Z]{4}$'] }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['exit']);
+  });
+});

@@ -248,6 +248,10 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const ranked = bestOfViews(looks.map((chars) => firstScores.get(chars) ?? score(chars))).filter((r) => r.plate.length >= minLength);
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
+      // In a photo of a scene, a reading that fits no region's format (four characters: every
+      // longer one fits a generic shape) is a sign's word or a building's number (EXIT, ONLY,
+      // 1056); a plate crop's short number stays, and redaction keeps everything.
+      if (!top.matched && options.mode !== 'redaction' && !fillsPlateCrop(height, image.height)) continue;
       const textBox = textBounds(candidate.lines);
       // A make's badge is text, not a plate (see vehicle-badges.ts): the line is no plate at all.
       if (isOverlayText(top.plate, textBox, image.height) || isVehicleBadge(top.plate)) continue;
