@@ -72,8 +72,8 @@ function scopedTemplates(scope: RegionScope): ScopedTemplate[] {
   return out;
 }
 
-/** Countries whose plates (12 x 6 in) carry tall, narrow characters: about 0.4 of their height
- * wide, where Brazil's, Europe's and Australia's fonts draw them at about 0.65. */
+/** Countries whose plates (12 x 6 in) draw a seven-character number narrow: about 0.42 of the
+ * line height per character, where Brazil's and Europe's take about 0.65 (see plate-font.ts). */
 const NARROW_FONT_COUNTRIES = new Set(['us', 'ca', 'mx']);
 
 /** Whether a region's plates are drawn in the font width seen: `wide` true for wide characters. */
