@@ -21,6 +21,7 @@ import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
+import { iou } from './lib/boxes.js';
 import { flag, median, percentile } from './lib/stats.js';
 import { createTesseractEngine, tesseractVersion } from './lib/tesseract-engine.js';
 
@@ -52,13 +53,6 @@ interface Outcome {
   sizeTypes: { hits: number; expected: number };
 }
 
-const iou = (a: readonly number[], b: readonly number[]) => {
-  const w = Math.min(a[2]!, b[2]!) - Math.max(a[0]!, b[0]!);
-  const h = Math.min(a[3]!, b[3]!) - Math.max(a[1]!, b[1]!);
-  if (w <= 0 || h <= 0) return 0;
-  const area = (r: readonly number[]) => (r[2]! - r[0]!) * (r[3]! - r[1]!);
-  return (w * h) / (area(a) + area(b) - w * h);
-};
 
 async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outcome> {
   const o: Outcome = { hits: 0, expected: 0, ms: [], cpu: [], misses: [], ious: [], sizeTypes: { hits: 0, expected: 0 } };
@@ -75,7 +69,7 @@ async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outc
     o.cpu.push((c1.user + c1.system) / 1000);
     const got = new Set(results.map((r) => r.value.replace(/\s/g, '')));
     const hit = c.box && results.find((r) => r.value.replace(/\s/g, '') === c.expect[0]);
-    if (hit?.box) o.ious.push(iou([hit.box.xmin, hit.box.ymin, hit.box.xmax, hit.box.ymax], c.box!));
+    if (hit?.box) o.ious.push(iou(hit.box, { xmin: c.box![0]!, ymin: c.box![1]!, xmax: c.box![2]!, ymax: c.box![3]! }));
     if (c.sizeType) {
       o.sizeTypes.expected++;
       if (results.some((r) => r.label === 'Size and Type Codes' && r.value === c.sizeType)) o.sizeTypes.hits++;

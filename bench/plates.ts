@@ -33,7 +33,8 @@ import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
 import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
-import { calibration, COVERED, coverage, exactKey, formatRow, iou, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
+import { coverage, iou } from './lib/boxes.js';
+import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { flag } from './lib/stats.js';
 
@@ -136,6 +137,7 @@ for (const [name, all] of Object.entries(sets)) {
   await pipeline.read(await decodeImage(bytes[0]!), options('normal', samples[0]!.region));
   for (const mode of modes) {
     const outcomes: SampleOutcome[] = [];
+    const wrongRegions: string[] = [];
     for (let i = 0; i < samples.length; i++) {
       const { value: res, ms, cpuMs } = await timed(async () => pipeline.read(await decodeImage(bytes[i]!), options(mode, samples[i]!.region)));
       const label = samples[i]!.plate;
@@ -143,14 +145,16 @@ for (const [name, all] of Object.entries(sets)) {
       const labeled = samples[i]!.box;
       const k = photos[i]!.scale;
       const box = labeled && { xmin: labeled.xmin * k, ymin: labeled.ymin * k, xmax: labeled.xmax * k, ymax: labeled.ymax * k };
-      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight: hit ? regionMatches(samples[i]!.region, hit.region.code) : undefined, scores: res.plates.map((p) => p.score) });
-      if (showMisses && hit && !regionMatches(samples[i]!.region, hit.region.code)) console.log(`  region ${label}: ${hit.region.code}`);
+      const regionRight = hit ? regionMatches(samples[i]!.region, hit.region.code) : undefined;
+      if (regionRight === false) wrongRegions.push(`  region ${label}: ${hit!.region.code}`);
+      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight, scores: res.plates.map((p) => p.score) });
     }
     console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
     if (showCalibration) console.log(calibration(outcomes));
     if (showMisses) {
       for (const o of outcomes) if (!o.plates.some((p) => looseKey(p) === looseKey(o.label))) console.log(`  miss ${o.label}: ${o.plates.join(' ') || '-'}`);
       for (const o of outcomes) if (o.coverage !== undefined && o.coverage < COVERED) console.log(`  uncovered ${o.label}: ${(o.coverage * 100).toFixed(0)}% of its box`);
+      for (const line of wrongRegions) console.log(line);
       for (const o of outcomes) {
         const others = o.plates.filter((p) => looseKey(p) !== looseKey(o.label));
         if (others.length) console.log(`  false beside ${o.label}: ${others.join(' ')}`);

@@ -13,9 +13,9 @@ export interface PlateMargins {
  * in a plate's lower part (a state name, a city strip or the Mercosur band above it) and the
  * detector's text box already has a margin of its own, so the plate reaches a quarter of a line
  * above the text and a tenth below. Fitted to the labeled plates Vigil reads in plates-scenes
- * (2026-11-26): median IoU us / eu / br 0.69 / 0.57 / 0.71 -> 0.77 / 0.80 / 0.77, boxes at IoU
- * 0.5 or more 89 / 74 / 95% -> 99 / 98 / 100%; fitted on any two of the sets, the third gains as
- * much. The symmetric margins before (0.45 of a line above and below, 0.08 of the text at each
+ * (2026-11-26, `npm run bench:plates`): median IoU us / eu / br 0.69 / 0.57 / 0.71 -> 0.78 / 0.80 /
+ * 0.77, boxes at IoU 0.5 or more 89 / 74 / 95% -> 99 / 96 / 100%; fitted on any two of the sets,
+ * the third gains as much. The symmetric margins before (0.45 of a line above and below, 0.08 of the text at each
  * side) drew boxes half again as tall as the plate.
  */
 export const PLATE_MARGINS: PlateMargins = { above: 0.25, below: 0.1, side: 0.04 };
