@@ -42,8 +42,9 @@ export function calibration(outcomes: readonly SampleOutcome[]): string {
   return `  right by score: ${[...bands.map((b) => show(b.max === Infinity ? `>=${b.min}` : `${b.min}-${b.max}`, b)), show(`<${SCORE_BANDS.at(-1)}`, below)].join(', ')}`;
 }
 
-/** The plate sets' regions as region codes: a scenes-eu plate may be of any European country. */
-const EUROPE = new Set(['gb', 'de', 'fr', 'it', 'es', 'nl', 'pl', 'pt', 'be', 'se', 'at', 'ch', 'dk', 'no', 'fi', 'ie', 'cz']);
+/** The plate sets' regions as region codes: a scenes-eu plate may be of any European country
+ * (the EU's member states, the UK, Switzerland and Norway). */
+const EUROPE = new Set(['gb', 'ch', 'no', 'at', 'be', 'bg', 'hr', 'cy', 'cz', 'dk', 'ee', 'fi', 'fr', 'de', 'gr', 'hu', 'ie', 'it', 'lv', 'lt', 'lu', 'mt', 'nl', 'pl', 'pt', 'ro', 'sk', 'si', 'es', 'se']);
 
 /** Whether `code` (a result's region.code) is right for a plate of the set region `region`. */
 export function regionMatches(region: string, code: string): boolean {

@@ -69,6 +69,24 @@ export const REGION_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   fi: ['AAA999'], // ABC-123
   ie: ['999A99999', '99A9999', '999AA9999'], // 231-D-12345 (year-county-number)
   cz: ['9A99999', '9AA9999'], // 1A2 3456
+  sk: ['AA999AA'], // BA-123AB: district (until 2022) or state-wide series (since 2023), same layout
+  hu: ['AAA999', 'AAAA999'], // ABC-123 (1990-2022); AA AA-123 (since 2022)
+  ro: ['AA99AAA', 'A99AAA', 'A999AAA'], // CJ 12 ABC (county); B 12 ABC, B 123 ABC (Bucharest)
+  bg: ['AA9999AA'], // CA 1234 AB (two-letter provinces; the one-letter ones: NAMED_ONLY_TEMPLATES)
+  hr: ['AA999A', 'AA999AA', 'AA9999A', 'AA9999AA'], // ZG 123-A ... ZG 1234-AB
+  // Slovenia: area code, coat of arms, then A-123 or AB-123 in the regular series. Chosen plates
+  // (any 3-6 characters after the area code) get no generic shape here: without a hint, one
+  // would hand every wide-font vanity plate to Slovenia.
+  si: ['AAA999', 'AAAA999'],
+  gr: ['AAA9999'], // ABC-1234 (letters that Greek and Latin share)
+  lt: ['AAA999'], // ABC 123
+  lv: ['AA9999', 'AA999', 'AA99'], // AB-1234: up to four digits, no leading zero
+  ee: ['999AAA'], // 123 ABC
+  // Luxembourg: AB 1234; five digits (older and chosen plates). Four digits alone are left out:
+  // in a photo they are far more often a house or phone number than a Luxembourg plate.
+  lu: ['AA9999', '99999'],
+  mt: ['AAA999'], // ABC 123
+  cy: ['AAA999'], // ABC 123
   // Canada: Ontario ABCD123, Quebec/BC/Alberta ABC123 or ABC1234.
   ca: ['AAAA999', 'AAA999', 'AAA9999', '999AAA', 'AA9999'],
   'ca-on': ['AAAA999'], // ABCD 123
@@ -89,6 +107,13 @@ export const REGION_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
   'au-nt': ['AA99AA', '999999'], // CA12BC
 };
 
+/** Formats that count only for a client that names the region. Unhinted, they would outbid
+ * another country's number read with one look-alike swap: Slovakia's SI819AK read as S1819AK
+ * fits Bulgaria's one-letter provinces as well as SI819AK fits the French format. */
+export const NAMED_ONLY_TEMPLATES: Readonly<Record<string, readonly string[]>> = {
+  bg: ['A9999AA'], // B 1234 AB: Varna, Burgas and the other one-letter provinces
+};
+
 /** The country of a region code (`us-ca` -> `us`). */
 export function countryOf(code: string): string {
   return code.split('-')[0] ?? code;
@@ -98,8 +123,7 @@ export function countryOf(code: string): string {
  * the country's generic shape). Unknown codes give an empty list. */
 export function templatesFor(code: string): Array<{ region: string; template: string }> {
   const out: Array<{ region: string; template: string }> = [];
-  const own = REGION_TEMPLATES[code];
-  if (own) for (const t of own) out.push({ region: code, template: t });
+  for (const t of [...(REGION_TEMPLATES[code] ?? []), ...(NAMED_ONLY_TEMPLATES[code] ?? [])]) out.push({ region: code, template: t });
   const country = countryOf(code);
   if (country !== code) {
     const gen = REGION_TEMPLATES[country];

@@ -28,6 +28,11 @@ describe('scoreReading', () => {
     expect(scoreReading(read('AB1234'), { ...none, regions: ['br'] })[0]?.plate).toBe('AB1234');
   });
 
+  it('keeps a Slovak number under a strict Slovak hint and names the country', () => {
+    const [top] = scoreReading(read('RK755AJ'), { ...none, regions: ['sk'], strictRegion: true });
+    expect(top).toMatchObject({ plate: 'RK755AJ', matched: true, region: { code: 'sk' } });
+  });
+
   it('prefers readings that match the client text formats', () => {
     expect(scoreReading(read('ABCO234'), { ...none, textFormats: ['^[a-z]{3}[0-9]{4}$'] })[0]?.plate).toBe('ABC0234');
   });
