@@ -186,6 +186,12 @@ describe('a plate reading\'s box and region', () => {
     expect(named.region.code).toBe('us');
   });
 
+  it('keep a plate of the country a strict client names: Slovakia, whose format fits France too', async () => {
+    const { ocr: slovak } = fakeOcr('RK755AJ', 0.97);
+    const res = await createPlatePipeline(slovak).read(blank(1280, 720), options({ regions: ['sk'], strictRegion: true }));
+    expect(res.plates.map((p) => [p.plate, p.region.code])).toEqual([['rk755aj', 'sk']]);
+  });
+
   it('box the whole plate and more in redaction mode, which blurs the box', async () => {
     const usual = await boxIn('normal');
     const redaction = await boxIn('redaction');
