@@ -3,7 +3,8 @@
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
- * equal, top-1 rate (O/0-I/1 equal), false plates per image, median and p95 ms per image
+ * equal, top-1 rate (O/0-I/1 equal), false plates per image, the region named (`region`: the
+ * set's country; `state`: on the crops, the plate's state as `us-ca`), median and p95 ms per image
  * (decode included, one image at a time; `cpu` is the process CPU time per image over all
  * threads, steadier than wall time when others share the cores) in regular and fast mode; beside them the raw PP-OCR
  * baseline (whole-image readLines, best matching token).
@@ -147,7 +148,11 @@ for (const [name, all] of Object.entries(sets)) {
       const box = labeled && { xmin: labeled.xmin * k, ymin: labeled.ymin * k, xmax: labeled.xmax * k, ymax: labeled.ymax * k };
       const regionRight = hit ? regionMatches(samples[i]!.region, hit.region.code) : undefined;
       if (regionRight === false) wrongRegions.push(`  region ${label}: ${hit!.region.code}`);
-      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight, scores: res.plates.map((p) => p.score) });
+      const state = samples[i]!.state;
+      const stateRight = hit && state ? hit.region.code === `us-${state}` : undefined;
+      // A state named wrong is a mistake; a plate left at `us` (no legend read) is not listed.
+      if (stateRight === false && hit!.region.code.includes('-')) wrongRegions.push(`  state ${label}: ${hit!.region.code}, not us-${state}`);
+      outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight, stateRight, scores: res.plates.map((p) => p.score) });
     }
     console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
     if (showCalibration) console.log(calibration(outcomes));

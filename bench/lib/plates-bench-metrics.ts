@@ -18,6 +18,8 @@ export interface SampleOutcome {
   coverage?: number;
   /** Whether the matching result's region code names the set's country or group (scenes only). */
   regionRight?: boolean;
+  /** Whether the matching result's region code names the plate's state (`us-ca`; crops only). */
+  stateRight?: boolean;
   /** Each returned plate's score, in the order of `plates`. */
   scores?: number[];
 }
@@ -72,6 +74,8 @@ export interface SetSummary {
   covered: number;
   /** Share of read plates whose region code names their set's country or group (NaN without). */
   regionRight: number;
+  /** Share of read plates whose region code names their state (NaN without state labels). */
+  stateRight: number;
 }
 
 export function summarise(outcomes: readonly SampleOutcome[]): SetSummary {
@@ -93,11 +97,13 @@ export function summarise(outcomes: readonly SampleOutcome[]): SetSummary {
   const iouHalf = ious.length ? ious.filter((v) => v >= 0.5).length / ious.length : NaN;
   const regions = outcomes.flatMap((o) => (o.regionRight === undefined ? [] : [o.regionRight]));
   const regionRight = regions.length ? regions.filter(Boolean).length / regions.length : NaN;
-  return { n: outcomes.length, exact: exact / n, loose: loose / n, top1: top1 / n, falsePerImage: falses / n, medianMs: median(ms), p95Ms: percentile(ms, 95), medianCpuMs: median(cpu), medianIou: median(ious), iouHalf, covered, regionRight };
+  const states = outcomes.flatMap((o) => (o.stateRight === undefined ? [] : [o.stateRight]));
+  const stateRight = states.length ? states.filter(Boolean).length / states.length : NaN;
+  return { n: outcomes.length, exact: exact / n, loose: loose / n, top1: top1 / n, falsePerImage: falses / n, medianMs: median(ms), p95Ms: percentile(ms, 95), medianCpuMs: median(cpu), medianIou: median(ious), iouHalf, covered, regionRight, stateRight };
 }
 
 const pct = (v: number) => `${(v * 100).toFixed(1)}%`.padStart(6);
 
 export function formatRow(name: string, s: SetSummary): string {
-  return `${name.padEnd(28)} n=${String(s.n).padStart(3)}  exact ${pct(s.exact)}  O0/I1 ${pct(s.loose)}  top1 ${pct(s.top1)}  false/img ${s.falsePerImage.toFixed(2).padStart(5)}  median ${s.medianMs.toFixed(0).padStart(4)} ms  p95 ${s.p95Ms.toFixed(0).padStart(4)} ms${Number.isNaN(s.medianCpuMs) ? '' : `  cpu ${s.medianCpuMs.toFixed(0).padStart(4)} ms`}${Number.isNaN(s.medianIou) ? '' : `  box IoU ${s.medianIou.toFixed(2)} (>=0.5 ${pct(s.iouHalf)})`}${Number.isNaN(s.covered) ? '' : `  covered ${pct(s.covered)}`}${Number.isNaN(s.regionRight) ? '' : `  region ${pct(s.regionRight)}`}`;
+  return `${name.padEnd(28)} n=${String(s.n).padStart(3)}  exact ${pct(s.exact)}  O0/I1 ${pct(s.loose)}  top1 ${pct(s.top1)}  false/img ${s.falsePerImage.toFixed(2).padStart(5)}  median ${s.medianMs.toFixed(0).padStart(4)} ms  p95 ${s.p95Ms.toFixed(0).padStart(4)} ms${Number.isNaN(s.medianCpuMs) ? '' : `  cpu ${s.medianCpuMs.toFixed(0).padStart(4)} ms`}${Number.isNaN(s.medianIou) ? '' : `  box IoU ${s.medianIou.toFixed(2)} (>=0.5 ${pct(s.iouHalf)})`}${Number.isNaN(s.covered) ? '' : `  covered ${pct(s.covered)}`}${Number.isNaN(s.regionRight) ? '' : `  region ${pct(s.regionRight)}`}${Number.isNaN(s.stateRight) ? '' : `  state ${pct(s.stateRight)}`}`;
 }

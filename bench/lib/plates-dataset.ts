@@ -61,6 +61,8 @@ export interface PlateSample {
   plate: string;
   /** Labeled plate box (scenes only). */
   box?: PlateBox;
+  /** The US state whose plate it is, lower case (crops only). */
+  state?: string;
 }
 
 /** The bench's sets: `scenes-us`, `scenes-eu`, `scenes-br` (whole photos) and `crops-us`. */
@@ -71,6 +73,6 @@ export async function loadPlateSets(dataDir: string): Promise<Record<string, Pla
   for (const r of ['us', 'eu', 'br'] as const) {
     out[`scenes-${r}`] = scenes.filter((s) => s.region === r).map(({ file, region, plate, box }) => ({ file, region, plate, box }));
   }
-  out['crops-us'] = crops.map(({ file, plate }) => ({ file, region: 'us', plate }));
+  out['crops-us'] = crops.map(({ file, plate, state }) => ({ file, region: 'us', plate, state }));
   return out;
 }

@@ -131,7 +131,8 @@ describe('plate pipeline passes', () => {
 });
 
 /** An OCR engine that sees two plate-shaped lines, one above the other: the upper (narrower)
- * reads `upper`, the lower (wider) `lower`; it records how many crops each recogniser run got. */
+ * reads `upper`, the lower (wider) `lower`; it records how many crops each recogniser run with
+ * the plate charset got (legend reads, in the whole charset, are not plate reads). */
 function twoLineOcr(upper: { text: string; confidence: number }, lower: { text: string; confidence: number }) {
   const reads: number[] = [];
   const line = (cx: number, cy: number, halfWidth: number): Quad => [
@@ -142,8 +143,8 @@ function twoLineOcr(upper: { text: string; confidence: number }, lower: { text: 
       const cx = image.width / 2;
       return [{ quad: line(cx, image.height / 2 - 100, 120), score: 0.9 }, { quad: line(cx, image.height / 2 + 100, 160), score: 0.9 }];
     },
-    async recognizeCrops(crops) {
-      reads.push(crops.length);
+    async recognizeCrops(crops, opts) {
+      if (opts?.charset) reads.push(crops.length);
       return crops.map((crop) => {
         const { text, confidence } = crop.width / crop.height > 5 ? lower : upper;
         return { text, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((c) => [{ char: c, prob: confidence }]) };
@@ -190,6 +191,27 @@ describe('a plate reading\'s box and region', () => {
     const { ocr: slovak } = fakeOcr('RK755AJ', 0.97);
     const res = await createPlatePipeline(slovak).read(blank(1280, 720), options({ regions: ['sk'], strictRegion: true }));
     expect(res.plates.map((p) => [p.plate, p.region.code])).toEqual([['rk755aj', 'sk']]);
+  });
+
+  it('name the state the plate\'s legend names, in regular mode', async () => {
+    // The number's line, and above it a smaller line that reads California in the whole charset.
+    const withLegend: PlateOcr = {
+      async detect(image) {
+        const at = (x0: number, x1: number, y0: number, y1: number): Quad => [
+          { x: x0 * image.width, y: y0 * image.height }, { x: x1 * image.width, y: y0 * image.height },
+          { x: x1 * image.width, y: y1 * image.height }, { x: x0 * image.width, y: y1 * image.height }];
+        return [{ quad: at(0.4, 0.6, 0.44, 0.56), score: 0.9 }, { quad: at(0.43, 0.57, 0.37, 0.42), score: 0.8 }];
+      },
+      async recognizeCrops(crops, opts) {
+        const text = opts?.charset ? 'ABC1234' : 'California';
+        return crops.map(() => ({ text, charConfidences: Array(text.length).fill(0.98), alternatives: [...text].map((char) => [{ char, prob: 0.98 }]) }));
+      },
+    };
+    const region = async (over: Partial<PlateReadOptions>) => (await createPlatePipeline(withLegend).read(blank(1280, 720), options(over))).plates.map((p) => [p.plate, p.region.code]);
+    expect(await region({})).toEqual([['abc1234', 'us-ca']]);
+    // Fast mode does not read legends; a client naming another country keeps its region.
+    expect(await region({ mode: 'fast' })).toEqual([['abc1234', 'us']]);
+    expect(await region({ regions: ['br'] })).toEqual([['abc1234', 'br']]);
   });
 
   it('box the whole plate and more in redaction mode, which blurs the box', async () => {

@@ -17,6 +17,7 @@ import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { PLATE_MARGINS, plateBox, type PlateMargins, REDACTION_MARGINS } from './plate-box.js';
 import { wideCharacters } from './plate-font.js';
+import { readLegendRegions } from './plate-legend.js';
 import { bestRegionFit } from '../../domain/plates/region-fit.js';
 
 /** What the pipeline needs from the OCR engine (src/vision/ocr `OcrEngine` satisfies it). */
@@ -63,6 +64,9 @@ interface ModeSettings {
   secondLookPlateLikeOnly?: boolean;
   /** The plate box around a number's text (see plate-box.ts). */
   plateMargins: PlateMargins;
+  /** Read the legend around each plate (its state or province's name, see plate-legend.ts) to
+   * name the region to the state: one more recogniser run per photo with a plate. */
+  readLegends?: boolean;
 }
 
 /** The 640 px pass sees at most 640 x 480 pixels: a square photo at 544 x 544 rather than
@@ -80,6 +84,7 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X },
     sureScore: 0.88,
     plateMargins: PLATE_MARGINS,
+    readLegends: true,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up,
   // which looks for the whole line when the pass boxed a small plate in part.
@@ -185,13 +190,14 @@ type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: B
 export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder, search: PlateSearch = 'every-plate'): PlatePipeline {
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
    * every candidate re-read from full-resolution pixels and scored by the grammars. */
-  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<RankedPlate[]> {
+  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<RankedPlate[]> {
     const view = await detectionView(image, pass.detSide, pass.maxUpscale, pass.detPixels);
     const found = await ocr.detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold });
     const texts = found.map((t) => ({
       score: t.score,
       quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
     }));
+    seen.push(...texts);
     let candidates = candidatesToRead(texts, {
       limit: pass.candidates, minScore: options.thresholdD, imageWidth: image.width, imageHeight: image.height,
       keepSmallPrint: options.mode === 'redaction', sureAreas,
@@ -285,18 +291,26 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       vehicles?.catch(() => undefined);
       const plates: RankedPlate[] = [];
       const scales: number[] = [];
+      // Every line the passes detected, in photo pixels: legends are looked for among them.
+      const seen: DetectedText[] = [];
       for (const pass of mode.passes) {
         const sure = plates.filter((p) => p.score >= mode.sureScore);
         const view = distinctView(pass, image, scales);
         // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
         // the earlier ones (a plate crop's own pixels) would not show.
         if (sure.length > 0 && (search === 'first-sure' || !finest(scales))) break;
-        const found = await readPass(image, view, mode, options, sure.map(surroundings));
+        const found = await readPass(image, view, mode, options, sure.map(surroundings), seen);
         plates.push(...(view === pass ? found : completions(found, plates)));
       }
       plates.sort((a, b) => b.rank - a.rank);
-      const kept = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundPlates(plates, mode.sureScore))))
-        .map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
+      const deduped = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundPlates(plates, mode.sureScore))));
+      if (mode.readLegends && deduped.length > 0) {
+        const legends = await readLegendRegions(image, deduped, seen, ocr, options.regions.map((r) => r.toLowerCase()));
+        legends.forEach((code, i) => {
+          if (code) deduped[i]!.region = { ...deduped[i]!.region, code };
+        });
+      }
+      const kept = deduped.map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,
         mmc: options.mmc,

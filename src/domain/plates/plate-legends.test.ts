@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { regionFromLegend } from './plate-legends.js';
+
+describe('regionFromLegend', () => {
+  // Lines as the recogniser read them off US plate crops (plates-crops-us), and clean legends.
+  it.each([
+    ['California', 'us-ca'],
+    ['WASHINGTON,DC', 'us-dc'],
+    ['Washington, D.C.', 'us-dc'],
+    ['TAXATLONWITHOUTREPRESENTATION', 'us-dc'],
+    ['Washington', 'us-wa'],
+    ['West Virginia', 'us-wv'],
+    ['Virginia', 'us-va'],
+    ['ARKANSAS', 'us-ar'],
+    ['Kansas', 'us-ks'],
+    ['loWA', 'us-ia'],
+    ['CLIVE FREE OR.DIE', 'us-nh'],
+    ['Z.HAMPSHIRE', 'us-nh'],
+    ['Landof Lincoln', 'us-il'],
+    ["SPORTSMAN'SPARADISE", 'us-la'],
+    ['Lomisiana', 'us-la'],
+    ['The Volunteer State', 'us-tn'],
+    ['LIFE ELEVATED', 'us-ut'],
+    ['Ontario', 'ca-on'],
+    ['QUEENSLAND', 'au-qld'],
+  ])('%s names %s', (line, region) => expect(regionFromLegend(line)).toBe(region));
+
+  it.each(['AUG98', 'POLK', 'MAIN', 'IOWB', 'TRUCK', 'Sunshine', '469BWW', ''])('%j names no region', (line) => {
+    expect(regionFromLegend(line)).toBeUndefined();
+  });
+});

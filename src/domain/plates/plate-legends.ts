@@ -1,0 +1,81 @@
+/**
+ * The words a plate prints besides its number (its legend): the state or province's name, and
+ * for some states a slogan carried on every standard plate. A US or Canadian number is unique
+ * only within its state or province, so the legend is what tells two cars with the same number
+ * apart; the number's shape alone cannot (ABC1234 is Texan, Ohioan, Georgian, ...).
+ */
+
+/** Legend text (letters only, upper case) -> region code. Names of the US states, DC, the
+ * Canadian provinces and the Australian states, and slogans printed on standard-issue plates. */
+const LEGENDS: Readonly<Record<string, string>> = {
+  ALABAMA: 'us-al', ALASKA: 'us-ak', ARIZONA: 'us-az', ARKANSAS: 'us-ar', CALIFORNIA: 'us-ca',
+  COLORADO: 'us-co', CONNECTICUT: 'us-ct', DELAWARE: 'us-de', FLORIDA: 'us-fl', GEORGIA: 'us-ga',
+  HAWAII: 'us-hi', IDAHO: 'us-id', ILLINOIS: 'us-il', INDIANA: 'us-in', IOWA: 'us-ia',
+  KANSAS: 'us-ks', KENTUCKY: 'us-ky', LOUISIANA: 'us-la', MAINE: 'us-me', MARYLAND: 'us-md',
+  MASSACHUSETTS: 'us-ma', MICHIGAN: 'us-mi', MINNESOTA: 'us-mn', MISSISSIPPI: 'us-ms',
+  MISSOURI: 'us-mo', MONTANA: 'us-mt', NEBRASKA: 'us-ne', NEVADA: 'us-nv', NEWHAMPSHIRE: 'us-nh',
+  NEWJERSEY: 'us-nj', NEWMEXICO: 'us-nm', NEWYORK: 'us-ny', NORTHCAROLINA: 'us-nc',
+  NORTHDAKOTA: 'us-nd', OHIO: 'us-oh', OKLAHOMA: 'us-ok', OREGON: 'us-or', PENNSYLVANIA: 'us-pa',
+  RHODEISLAND: 'us-ri', SOUTHCAROLINA: 'us-sc', SOUTHDAKOTA: 'us-sd', TENNESSEE: 'us-tn',
+  TEXAS: 'us-tx', UTAH: 'us-ut', VERMONT: 'us-vt', VIRGINIA: 'us-va', WASHINGTON: 'us-wa',
+  WESTVIRGINIA: 'us-wv', WISCONSIN: 'us-wi', WYOMING: 'us-wy',
+  WASHINGTONDC: 'us-dc', DISTRICTOFCOLUMBIA: 'us-dc', TAXATIONWITHOUTREPRESENTATION: 'us-dc',
+  // The part of a two-word name that stands out on the plate (New Hampshire prints NEW small).
+  HAMPSHIRE: 'us-nh',
+  // Slogans on the standard plates of states whose name is set in script or small type.
+  LIVEFREEORDIE: 'us-nh', LANDOFLINCOLN: 'us-il', SPORTSMANSPARADISE: 'us-la',
+  THEVOLUNTEERSTATE: 'us-tn', LIFEELEVATED: 'us-ut', BIRTHPLACEOFAVIATION: 'us-oh',
+  FIRSTINFLIGHT: 'us-nc', FAMOUSPOTATOES: 'us-id', GARDENSTATE: 'us-nj', VACATIONLAND: 'us-me',
+  ONTARIO: 'ca-on', QUEBEC: 'ca-qc', BRITISHCOLUMBIA: 'ca-bc', ALBERTA: 'ca-ab',
+  MANITOBA: 'ca-mb', SASKATCHEWAN: 'ca-sk', NOVASCOTIA: 'ca-ns', NEWBRUNSWICK: 'ca-nb',
+  NEWFOUNDLANDANDLABRADOR: 'ca-nl', PRINCEEDWARDISLAND: 'ca-pe', YUKON: 'ca-yt',
+  QUEENSLAND: 'au-qld', VICTORIA: 'au-vic', TASMANIA: 'au-tas', WESTERNAUSTRALIA: 'au-wa',
+  SOUTHAUSTRALIA: 'au-sa', NEWSOUTHWALES: 'au-nsw', NORTHERNTERRITORY: 'au-nt',
+};
+
+/** Longest first, so that a name inside a longer one (KANSAS in ARKANSAS, VIRGINIA in WEST
+ * VIRGINIA, WASHINGTON in WASHINGTON DC) gives way to it. */
+const BY_LENGTH = Object.entries(LEGENDS).sort((a, b) => b[0].length - a[0].length);
+
+/** Edits allowed between a reading and a legend: one per five letters, none below six letters
+ * (MAIN is a street, not MAINE misread). Script and small type lose a letter or two, and no two
+ * legends are that close. */
+const allowedEdits = (legend: string) => (legend.length < 6 ? 0 : Math.floor(legend.length / 5));
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/** The spellings a line may stand for: as read, and with a lower-case l taken for the capital I
+ * it often is in sans-serif type (IOWA read as loWA). */
+function spellings(line: string): string[] {
+  const plain = line.toUpperCase().replace(/[^A-Z]/g, '');
+  const withI = line.replace(/l/g, 'I').toUpperCase().replace(/[^A-Z]/g, '');
+  return plain === withI ? [plain] : [plain, withI];
+}
+
+/**
+ * The region a line of a plate's legend names, or undefined: a legend the line contains, else
+ * the one it reads as with the fewest edits (see allowedEdits). Text that is not a legend (a
+ * dealer's frame, a month sticker) names none.
+ */
+export function regionFromLegend(line: string): string | undefined {
+  const texts = spellings(line);
+  for (const [legend, region] of BY_LENGTH) if (texts.some((t) => t.includes(legend))) return region;
+  let best: { region: string; edits: number } | undefined;
+  for (const [legend, region] of BY_LENGTH) {
+    const allowed = allowedEdits(legend);
+    for (const t of texts) {
+      if (allowed === 0 || Math.abs(t.length - legend.length) > allowed) continue;
+      const edits = editDistance(t, legend);
+      if (edits <= allowed && (!best || edits < best.edits)) best = { region, edits };
+    }
+  }
+  return best?.region;
+}

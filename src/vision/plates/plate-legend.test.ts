@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../image/decode.js';
+import { legendLines, readLegendRegions } from './plate-legend.js';
+import type { Quad } from './plate.types.js';
+
+const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+const line = (x0: number, y0: number, x1: number, y1: number) => ({ quad: rect(x0, y0, x1, y1), score: 0.9 });
+
+/** A number 200 x 40 px at (100, 100). */
+const plate = { plate: 'ABC1234', textBox: { xmin: 100, ymin: 100, xmax: 300, ymax: 140 }, lineHeight: 40, region: { code: 'us' } };
+const image: RawImage = { data: Buffer.alloc(400 * 300 * 3, 200), width: 400, height: 300, channels: 3 };
+
+describe('legendLines', () => {
+  it('takes the words above and below the number, tallest first, each line once', () => {
+    const name = line(130, 60, 270, 85); // 25 px tall, above
+    const slogan = line(120, 150, 280, 165); // 15 px tall, below
+    const again = line(131, 61, 269, 86); // the name, found by the finer pass
+    expect(legendLines([slogan, name, again], plate)).toEqual([name.quad, slogan.quad]);
+  });
+
+  it('leaves out the number itself, far text, text taller than the number and single glyphs', () => {
+    const number = line(100, 100, 300, 140);
+    const farAbove = line(130, -20, 270, 5); // more than 2.5 line heights above
+    const aside = line(360, 100, 400, 120); // beyond a third of the number's width
+    const badge = line(130, 40, 270, 90); // 50 px: taller than the number
+    const glyph = line(190, 70, 210, 90); // as wide as tall
+    expect(legendLines([number, farAbove, aside, badge, glyph], plate)).toEqual([]);
+  });
+});
+
+/** A recogniser that reads each legend crop as the next of `texts`; it counts its calls. */
+function reader(texts: string[]) {
+  const calls: number[] = [];
+  return {
+    calls,
+    ocr: {
+      async recognizeCrops(crops: readonly RawImage[]) {
+        calls.push(crops.length);
+        return crops.map(() => ({ text: texts.shift() ?? '', charConfidences: [], alternatives: [] }));
+      },
+    },
+  };
+}
+
+describe('readLegendRegions', () => {
+  const lines = [line(130, 60, 270, 85), line(120, 150, 280, 165)];
+
+  it('names the state the tallest legend line names, and reads no further', async () => {
+    const { ocr, calls } = reader(['California', 'Dealer']);
+    expect(await readLegendRegions(image, [plate], lines, ocr, [])).toEqual(['us-ca']);
+    expect(calls).toEqual([1]);
+  });
+
+  it('reads the next line when the tallest names no region (a dealer frame over a slogan)', async () => {
+    const { ocr, calls } = reader(['SMITH MOTORS', 'LIVE FREE OR DIE']);
+    expect(await readLegendRegions(image, [plate], lines, ocr, [])).toEqual(['us-nh']);
+    expect(calls).toEqual([1, 1]);
+  });
+
+  it('keeps to the country the client named, and to a country whose formats the number fits', async () => {
+    expect(await readLegendRegions(image, [plate], lines, reader(['California']).ocr, ['br'])).toEqual([undefined]);
+    expect(await readLegendRegions(image, [plate], lines, reader(['California']).ocr, ['us-tx'])).toEqual(['us-ca']);
+    // A British Columbian number under a frame that reads VICTORIA (a BC city, and an Australian state).
+    const bc = { ...plate, plate: 'AB123C' };
+    expect(await readLegendRegions(image, [bc], lines, reader(['VICTORIA', '']).ocr, [])).toEqual([undefined]);
+  });
+
+  it('reads nothing where no line stands near the number', async () => {
+    const { ocr, calls } = reader([]);
+    expect(await readLegendRegions(image, [plate], [], ocr, [])).toEqual([undefined]);
+    expect(calls).toEqual([]);
+  });
+});

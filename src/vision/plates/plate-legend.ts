@@ -1,0 +1,78 @@
+import type { RawImage } from '../image/decode.js';
+import { quadBounds, quadSize } from '../image/quad.js';
+import type { Box } from '../../services/recognition/plate-reader.port.js';
+import { regionFromLegend } from '../../domain/plates/plate-legends.js';
+import { bestRegionFit } from '../../domain/plates/region-fit.js';
+import { countryOf } from '../../domain/plates/region-templates.js';
+import type { DetectedText } from './candidate-finder.js';
+import { overlapRatio } from './plate-dedupe.js';
+import { type CropRecognizer, cutLine, padQuad } from './plate-reread.js';
+import type { Quad } from './plate.types.js';
+
+interface ReadPlate { plate: string; textBox: Box; lineHeight: number; region: { code: string } }
+
+/** Legend lines read per plate at most, tallest first. */
+const MAX_LEGEND_LINES = 3;
+/** Lines shorter than this (pixels) are too small to read a word from. */
+const MIN_LEGEND_HEIGHT = 8;
+
+const boxOf = (q: Quad): Box => {
+  const b = quadBounds(q);
+  return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
+};
+
+/**
+ * The detected lines that may be a plate's legend, tallest first: above or below its number (a
+ * state name sits up to about two line heights above it, a slogan below), no farther out
+ * sideways than a third of its width, no taller than the number and wider than tall (a word, not
+ * a glyph), and not the number itself. The same line found by two detection passes counts once.
+ */
+export function legendLines(texts: readonly DetectedText[], plate: { textBox: Box; lineHeight: number }): Quad[] {
+  const t = plate.textBox;
+  const h = plate.lineHeight;
+  const side = 0.3 * (t.xmax - t.xmin);
+  const near = texts
+    .map((d) => ({ quad: d.quad, box: boxOf(d.quad), size: quadSize(d.quad) }))
+    .filter(({ box, size }) => {
+      const cx = (box.xmin + box.xmax) / 2;
+      const cy = (box.ymin + box.ymax) / 2;
+      return cx >= t.xmin - side && cx <= t.xmax + side && cy >= t.ymin - 2.5 * h && cy <= t.ymax + 2 * h
+        && size.height <= 1.05 * h && size.height >= MIN_LEGEND_HEIGHT && size.width >= 1.2 * size.height
+        && overlapRatio(box, t) <= 0.3;
+    })
+    .sort((a, b) => b.size.height - a.size.height);
+  const kept: typeof near = [];
+  for (const line of near) if (kept.every((k) => overlapRatio(k.box, line.box) <= 0.5)) kept.push(line);
+  return kept.slice(0, MAX_LEGEND_LINES).map((l) => l.quad);
+}
+
+/** Whether a legend's region may name this plate: the client named no region or named its
+ * country, and the number fits a format of that country (a BC number under a dealer frame
+ * reading VICTORIA stays Canadian). */
+function fits(plate: ReadPlate, region: string, named: readonly string[]): boolean {
+  const country = countryOf(region);
+  if (named.length > 0 && !named.some((n) => countryOf(n) === country)) return false;
+  return bestRegionFit(plate.plate.toUpperCase(), { regions: [country], strict: true }) !== null;
+}
+
+/**
+ * The region each plate's legend names (`us-ca` for CALIFORNIA over the number), or undefined
+ * where no line near it reads as one. The lines are read tallest first (a state's name is set
+ * larger than a sticker, a county or a dealer's frame), one round per line: a plate whose legend
+ * was found is not read again. Each round reads the lines of every plate still open in one call,
+ * in the recogniser's whole character set (legends are words in mixed case).
+ */
+export async function readLegendRegions(image: RawImage, plates: readonly ReadPlate[], texts: readonly DetectedText[], ocr: CropRecognizer, named: readonly string[]): Promise<Array<string | undefined>> {
+  const lines = plates.map((p) => legendLines(texts, p));
+  const found: Array<string | undefined> = plates.map(() => undefined);
+  for (let round = 0; round < MAX_LEGEND_LINES; round++) {
+    const open = plates.map((_, i) => i).filter((i) => found[i] === undefined && lines[i]![round] !== undefined);
+    if (open.length === 0) break;
+    const read = await ocr.recognizeCrops(open.map((i) => cutLine(image, padQuad(lines[i]![round]!, 0.1, 0.05))));
+    open.forEach((i, k) => {
+      const region = regionFromLegend(read[k]!.text);
+      if (region !== undefined && fits(plates[i]!, region, named)) found[i] = region;
+    });
+  }
+  return found;
+}
