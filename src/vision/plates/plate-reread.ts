@@ -14,7 +14,7 @@ export const CLOSE_UP_PAD_X = 0.15;
 
 /** What re-reading needs from the OCR engine (src/vision/ocr). */
 export interface CropRecognizer {
-  recognizeCrops(crops: readonly RawImage[], options?: { charset?: string; batchSize?: number; pack?: boolean }): Promise<Array<{
+  recognizeCrops(crops: readonly RawImage[], options?: { charset?: string; batchSize?: number }): Promise<Array<{
     text: string;
     charConfidences: number[];
     alternatives: Array<Array<{ char: string; prob: number }>>;
