@@ -23,9 +23,16 @@ describe('regionFromLegend', () => {
     ['LIFE ELEVATED', 'us-ut'],
     ['Ontario', 'ca-on'],
     ['QUEENSLAND', 'au-qld'],
+    // Lines read off plates-scenes: a Slovak band's sign, Brazilian city strips and a Mercosur band.
+    ['SK', 'sk'],
+    ['CZ', 'cz'],
+    ['BA-SALVADOR', 'br'],
+    ['MG-MONTES CLAROS', 'br'],
+    ['DF·BRASiLIA', 'br'],
+    ['BRASIL', 'br'],
   ])('%s names %s', (line, region) => expect(regionFromLegend(line)).toBe(region));
 
-  it.each(['AUG98', 'POLK', 'MAIN', 'IOWB', 'TRUCK', 'Sunshine', '469BWW', ''])('%j names no region', (line) => {
+  it.each(['AUG98', 'POLK', 'MAIN', 'IOWB', 'TRUCK', 'Sunshine', '469BWW', '', 'D', 'SKODA', 'MANATEE', 'BAR-B-Q'])('%j names no region', (line) => {
     expect(regionFromLegend(line)).toBeUndefined();
   });
 });

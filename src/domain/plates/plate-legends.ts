@@ -1,6 +1,7 @@
 /**
- * The words a plate prints besides its number (its legend): the state or province's name, and
- * for some states a slogan carried on every standard plate. A US or Canadian number is unique
+ * The words a plate prints besides its number (its legend): the state or province's name, for
+ * some states a slogan carried on every standard plate, a European band's country sign, a
+ * Brazilian plate's city strip or band. A US or Canadian number is unique
  * only within its state or province, so the legend is what tells two cars with the same number
  * apart; the number's shape alone cannot (ABC1234 is Texan, Ohioan, Georgian, ...).
  */
@@ -31,7 +32,21 @@ const LEGENDS: Readonly<Record<string, string>> = {
   NEWFOUNDLANDANDLABRADOR: 'ca-nl', PRINCEEDWARDISLAND: 'ca-pe', YUKON: 'ca-yt',
   QUEENSLAND: 'au-qld', VICTORIA: 'au-vic', TASMANIA: 'au-tas', WESTERNAUSTRALIA: 'au-wa',
   SOUTHAUSTRALIA: 'au-sa', NEWSOUTHWALES: 'au-nsw', NORTHERNTERRITORY: 'au-nt',
+  // Mercosur plates print the country's name in their blue band.
+  BRASIL: 'br',
 };
+
+/** The distinguishing sign in the blue band of a European plate, read as a line of its own.
+ * Two and three letters only: a one-letter sign (D, F, I) is too easily a stray glyph. */
+const BAND_SIGNS: Readonly<Record<string, string>> = {
+  SK: 'sk', CZ: 'cz', PL: 'pl', NL: 'nl', RO: 'ro', BG: 'bg', HR: 'hr', SLO: 'si', GR: 'gr',
+  LT: 'lt', LV: 'lv', EST: 'ee', CY: 'cy', FIN: 'fi', DK: 'dk', IRL: 'ie', GB: 'gb', UK: 'gb',
+  CH: 'ch',
+};
+
+/** The strip over the number of Brazil's grey plates: the state's two letters, a dash, the city
+ * (BA-SALVADOR, MG-MONTES CLAROS, DF·BRASILIA). */
+const BRAZIL_STRIP = /^(AC|AL|AP|AM|BA|CE|DF|ES|GO|MA|MT|MS|MG|PA|PB|PR|PE|PI|RJ|RN|RS|RO|RR|SC|SP|SE|TO)\s*[-·.]\s*[A-Z]{3}/;
 
 /** Longest first, so that a name inside a longer one (KANSAS in ARKANSAS, VIRGINIA in WEST
  * VIRGINIA, WASHINGTON in WASHINGTON DC) gives way to it. */
@@ -61,11 +76,15 @@ function spellings(line: string): string[] {
 }
 
 /**
- * The region a line of a plate's legend names, or undefined: a legend the line contains, else
- * the one it reads as with the fewest edits (see allowedEdits). Text that is not a legend (a
- * dealer's frame, a month sticker) names none.
+ * The region a line of a plate's legend names, or undefined: a European band's sign that is the
+ * whole line, a Brazilian strip, a legend the line contains, else the legend it reads as with
+ * the fewest edits (see allowedEdits). Text that is not a legend (a dealer's frame, a month
+ * sticker) names none.
  */
 export function regionFromLegend(line: string): string | undefined {
+  const sign = BAND_SIGNS[line.toUpperCase().replace(/[^A-Z]/g, '')];
+  if (sign) return sign;
+  if (BRAZIL_STRIP.test(line.trim().toUpperCase())) return 'br';
   const texts = spellings(line);
   for (const [legend, region] of BY_LENGTH) if (texts.some((t) => t.includes(legend))) return region;
   let best: { region: string; edits: number } | undefined;
