@@ -23,6 +23,9 @@ describe('regionFromLegend', () => {
     ['LIFE ELEVATED', 'us-ut'],
     ['Ontario', 'ca-on'],
     ['QUEENSLAND', 'au-qld'],
+    ['AUGCaliformia', 'us-ca'],
+    ['Fir st inEtight', 'us-nc'],
+    ['GREATFACES.GREATPLACES.', 'us-sd'],
     // Lines read off plates-scenes: a Slovak band's sign, Brazilian city strips and a Mercosur band.
     ['SK', 'sk'],
     ['CZ', 'cz'],

@@ -27,6 +27,7 @@ const LEGENDS: Readonly<Record<string, string>> = {
   LIVEFREEORDIE: 'us-nh', LANDOFLINCOLN: 'us-il', SPORTSMANSPARADISE: 'us-la',
   THEVOLUNTEERSTATE: 'us-tn', LIFEELEVATED: 'us-ut', BIRTHPLACEOFAVIATION: 'us-oh',
   FIRSTINFLIGHT: 'us-nc', FAMOUSPOTATOES: 'us-id', GARDENSTATE: 'us-nj', VACATIONLAND: 'us-me',
+  GREATFACESGREATPLACES: 'us-sd', GREENMOUNTAINSTATE: 'us-vt', DISCOVERTHESPIRIT: 'us-nd',
   ONTARIO: 'ca-on', QUEBEC: 'ca-qc', BRITISHCOLUMBIA: 'ca-bc', ALBERTA: 'ca-ab',
   MANITOBA: 'ca-mb', SASKATCHEWAN: 'ca-sk', NOVASCOTIA: 'ca-ns', NEWBRUNSWICK: 'ca-nb',
   NEWFOUNDLANDANDLABRADOR: 'ca-nl', PRINCEEDWARDISLAND: 'ca-pe', YUKON: 'ca-yt',
@@ -90,11 +91,22 @@ export function regionFromLegend(line: string): string | undefined {
   let best: { region: string; edits: number } | undefined;
   for (const [legend, region] of BY_LENGTH) {
     const allowed = allowedEdits(legend);
+    if (allowed === 0) continue;
     for (const t of texts) {
-      if (allowed === 0 || Math.abs(t.length - legend.length) > allowed) continue;
-      const edits = editDistance(t, legend);
+      const edits = fewestEdits(t, legend, allowed);
       if (edits <= allowed && (!best || edits < best.edits)) best = { region, edits };
     }
   }
   return best?.region;
+}
+
+/** The fewest edits that turn a stretch of `text` (as long as `legend`, give or take `allowed`)
+ * into `legend`: a month sticker or a frame's word read into the same line (AUGCaliformia) does
+ * not hide the name. Infinity when the text is too short. */
+function fewestEdits(text: string, legend: string, allowed: number): number {
+  let fewest = Infinity;
+  for (let len = legend.length - allowed; len <= legend.length + allowed; len++) {
+    for (let start = 0; start + len <= text.length; start++) fewest = Math.min(fewest, editDistance(text.slice(start, start + len), legend));
+  }
+  return fewest;
 }

@@ -65,6 +65,11 @@ describe('readLegendRegions', () => {
     expect(await readLegendRegions(image, [bc], lines, reader(['VICTORIA', '']).ocr, [])).toEqual([undefined]);
   });
 
+  it('names the state of a number too short for any format (a low or chosen number)', async () => {
+    const short = { ...plate, plate: '2515', region: { code: 'unknown' } };
+    expect(await readLegendRegions(image, [short], lines, reader(['Massachusetts']).ocr, [])).toEqual(['us-ma']);
+  });
+
   it('reads nothing where no line stands near the number', async () => {
     const { ocr, calls } = reader([]);
     expect(await readLegendRegions(image, [plate], [], ocr, [])).toEqual([undefined]);

@@ -46,13 +46,16 @@ export function legendLines(texts: readonly DetectedText[], plate: { textBox: Bo
   return kept.slice(0, MAX_LEGEND_LINES).map((l) => l.quad);
 }
 
+/** Numbers this short (a low or chosen number: 16FF, 2515) say nothing of their country. */
+const SHORT_NUMBER = 4;
+
 /** Whether a legend's region may name this plate: the client named no region or named its
- * country, and the number fits a format of that country (a BC number under a dealer frame
- * reading VICTORIA stays Canadian). */
+ * country, and the number fits a format of that country or is too short to have one (a BC
+ * number under a dealer frame reading VICTORIA stays Canadian). */
 function fits(plate: ReadPlate, region: string, named: readonly string[]): boolean {
   const country = countryOf(region);
   if (named.length > 0 && !named.some((n) => countryOf(n) === country)) return false;
-  return bestRegionFit(plate.plate.toUpperCase(), { regions: [country], strict: true }) !== null;
+  return plate.plate.length <= SHORT_NUMBER || bestRegionFit(plate.plate.toUpperCase(), { regions: [country], strict: true }) !== null;
 }
 
 /**
