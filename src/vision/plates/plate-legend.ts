@@ -9,11 +9,12 @@ import { overlapRatio } from './plate-dedupe.js';
 import { type CropRecognizer, cutLine, padQuad } from './plate-reread.js';
 import type { Quad } from './plate.types.js';
 
-interface ReadPlate { plate: string; textBox: Box; lineHeight: number; region: { code: string } }
+/** A plate as read: its number and where its text stands. */
+interface ReadPlate { plate: string; textBox: Box; lineHeight: number }
 
 /** Legend lines read per plate at most, tallest first. */
 const MAX_LEGEND_LINES = 3;
-/** Lines shorter than this (pixels) are too small to read a word from. */
+/** Lines less tall than this (pixels) are too small to read a word from. */
 const MIN_LEGEND_HEIGHT = 8;
 
 const boxOf = (q: Quad): Box => {
