@@ -68,8 +68,8 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The spellings a line may stand for: as read, and with a lower-case l taken for the capital I
- * it often is in sans-serif type (IOWA read as loWA). */
+/** The spellings a line may stand for, letters only, upper case: as read (first), and with a
+ * lower-case l taken for the capital I it often is in sans-serif type (IOWA read as loWA). */
 function spellings(line: string): string[] {
   const plain = line.toUpperCase().replace(/[^A-Z]/g, '');
   const withI = line.replace(/l/g, 'I').toUpperCase().replace(/[^A-Z]/g, '');
@@ -83,10 +83,10 @@ function spellings(line: string): string[] {
  * sticker) names none.
  */
 export function regionFromLegend(line: string): string | undefined {
-  const sign = BAND_SIGNS[line.toUpperCase().replace(/[^A-Z]/g, '')];
+  const texts = spellings(line);
+  const sign = BAND_SIGNS[texts[0]!];
   if (sign) return sign;
   if (BRAZIL_STRIP.test(line.trim().toUpperCase())) return 'br';
-  const texts = spellings(line);
   for (const [legend, region] of BY_LENGTH) if (texts.some((t) => t.includes(legend))) return region;
   let best: { region: string; edits: number } | undefined;
   for (const [legend, region] of BY_LENGTH) {

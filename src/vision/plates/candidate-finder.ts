@@ -1,5 +1,6 @@
 import type { Box } from '../../services/recognition/plate-reader.port.js';
 import { quadBounds, quadCentre, quadSize } from '../image/quad.js';
+import { textBounds } from './plate-box.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 import { centreInside } from './plate-surroundings.js';
 
@@ -143,8 +144,7 @@ export interface CandidatePick {
 
 /** Whether a candidate's centre lies in one of `areas`. */
 function within(c: PlateCandidate, areas: readonly Box[]): boolean {
-  const b = quadBounds(c.lines.flat());
-  const box = { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
+  const box = textBounds(c.lines);
   return areas.some((a) => centreInside(box, a));
 }
 

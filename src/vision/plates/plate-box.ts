@@ -1,4 +1,6 @@
 import type { Box } from '../../services/recognition/plate-reader.port.js';
+import { quadBounds } from '../image/quad.js';
+import type { Quad } from './plate.types.js';
 
 /** How far a plate reaches beyond its number's text: above and below in line heights, at each
  * side in text widths. */
@@ -24,6 +26,12 @@ export const PLATE_MARGINS: PlateMargins = { above: 0.25, below: 0.1, side: 0.04
  * of 98% of the labeled plates Vigil reads on each plates-scenes set (75-91% with the usual
  * margins, which cut off the top of a Brazilian plate's city strip). */
 export const REDACTION_MARGINS: PlateMargins = { above: 0.7, below: 0.25, side: 0.15 };
+
+/** The box around text lines (their quads' extent), in photo pixels. */
+export function textBounds(quads: readonly Quad[]): Box {
+  const b = quadBounds(quads.flat());
+  return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
+}
 
 /** The plate box of a number whose text lies in `text` (lines `lineHeight` tall), inside the
  * image, in whole pixels. */

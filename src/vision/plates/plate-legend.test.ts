@@ -7,7 +7,7 @@ const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0,
 const line = (x0: number, y0: number, x1: number, y1: number) => ({ quad: rect(x0, y0, x1, y1), score: 0.9 });
 
 /** A number 200 x 40 px at (100, 100). */
-const plate = { plate: 'ABC1234', textBox: { xmin: 100, ymin: 100, xmax: 300, ymax: 140 }, lineHeight: 40, region: { code: 'us' } };
+const plate = { plate: 'ABC1234', textBox: { xmin: 100, ymin: 100, xmax: 300, ymax: 140 }, lineHeight: 40 };
 const image: RawImage = { data: Buffer.alloc(400 * 300 * 3, 200), width: 400, height: 300, channels: 3 };
 
 describe('legendLines', () => {
@@ -66,7 +66,7 @@ describe('readLegendRegions', () => {
   });
 
   it('names the state of a number too short for any format (a low or chosen number)', async () => {
-    const short = { ...plate, plate: '2515', region: { code: 'unknown' } };
+    const short = { ...plate, plate: '2515' };
     expect(await readLegendRegions(image, [short], lines, reader(['Massachusetts']).ocr, [])).toEqual(['us-ma']);
   });
 

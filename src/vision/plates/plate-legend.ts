@@ -1,11 +1,12 @@
 import type { RawImage } from '../image/decode.js';
-import { quadBounds, quadSize } from '../image/quad.js';
+import { quadSize } from '../image/quad.js';
 import type { Box } from '../../services/recognition/plate-reader.port.js';
 import { regionFromLegend } from '../../domain/plates/plate-legends.js';
 import { bestRegionFit } from '../../domain/plates/region-fit.js';
 import { countryOf } from '../../domain/plates/region-templates.js';
 import type { DetectedText } from './candidate-finder.js';
 import { overlapRatio } from './plate-dedupe.js';
+import { textBounds } from './plate-box.js';
 import { type CropRecognizer, cutLine, padQuad } from './plate-reread.js';
 import type { Quad } from './plate.types.js';
 
@@ -16,11 +17,6 @@ interface ReadPlate { plate: string; textBox: Box; lineHeight: number }
 const MAX_LEGEND_LINES = 3;
 /** Lines less tall than this (pixels) are too small to read a word from. */
 const MIN_LEGEND_HEIGHT = 8;
-
-const boxOf = (q: Quad): Box => {
-  const b = quadBounds(q);
-  return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
-};
 
 /**
  * The detected lines that may be a plate's legend, tallest first: above or below its number (a
@@ -33,7 +29,7 @@ export function legendLines(texts: readonly DetectedText[], plate: { textBox: Bo
   const h = plate.lineHeight;
   const side = 0.3 * (t.xmax - t.xmin);
   const near = texts
-    .map((d) => ({ quad: d.quad, box: boxOf(d.quad), size: quadSize(d.quad) }))
+    .map((d) => ({ quad: d.quad, box: textBounds([d.quad]), size: quadSize(d.quad) }))
     .filter(({ box, size }) => {
       const cx = (box.xmin + box.xmax) / 2;
       const cy = (box.ymin + box.ymax) / 2;

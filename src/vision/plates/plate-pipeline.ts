@@ -1,5 +1,5 @@
 import type { RawImage } from '../image/decode.js';
-import { quadBounds, quadSize } from '../image/quad.js';
+import { quadSize } from '../image/quad.js';
 import { isVehicleBadge } from '../../domain/plates/vehicle-badges.js';
 import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
 import { candidatesToRead, type DetectedText, fillsPlateCrop } from './candidate-finder.js';
@@ -15,7 +15,7 @@ import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
-import { PLATE_MARGINS, plateBox, type PlateMargins, REDACTION_MARGINS } from './plate-box.js';
+import { PLATE_MARGINS, plateBox, type PlateMargins, REDACTION_MARGINS, textBounds } from './plate-box.js';
 import { wideCharacters } from './plate-font.js';
 import { readLegendRegions } from './plate-legend.js';
 import { bestRegionFit } from '../../domain/plates/region-fit.js';
@@ -147,11 +147,6 @@ export function completions<T extends { plate: string; textBox: Box; lineHeight:
 
 /** Whether the latest pass's view (`scales`, see `distinctView`) is larger than every earlier one's. */
 const finest = (scales: readonly number[]) => scales.slice(0, -1).every((s) => s < scales[scales.length - 1]!);
-
-function textBounds(quads: readonly Quad[]): Box {
-  const b = quadBounds(quads.flat());
-  return { xmin: b.x0, ymin: b.y0, xmax: b.x1, ymax: b.y1 };
-}
 
 function lineHeight(quads: readonly Quad[]): number {
   return Math.max(...quads.map((q) => quadSize(q).height));
