@@ -1,3 +1,4 @@
+import { countryOf } from '../../src/domain/plates/region-templates.js';
 import { median, percentile } from './stats.js';
 
 /** Labels write O for 0 (and the reverse) and I for 1: this key treats them as equal. */
@@ -50,7 +51,7 @@ const EUROPE = new Set(['gb', 'ch', 'no', 'at', 'be', 'bg', 'hr', 'cy', 'cz', 'd
 
 /** Whether `code` (a result's region.code) is right for a plate of the set region `region`. */
 export function regionMatches(region: string, code: string): boolean {
-  const country = code.split('-')[0] ?? code;
+  const country = countryOf(code);
   return region === 'eu' ? EUROPE.has(country) : country === region;
 }
 
