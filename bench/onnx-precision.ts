@@ -8,6 +8,7 @@
  * share the same period on a busy machine. Per case: median wall ms, median process CPU ms, and
  * how far the output strays from fp32 (detector: map pixels on the other side of the 0.3
  * threshold, as a share of fp32's text pixels; recogniser: frames whose best class differs).
+ * First, for scale, decoding the photo itself (what every reading pays before any model runs).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,12 +26,13 @@ const gate = path.join(flag('data', path.resolve(import.meta.dirname, '../../sha
 const defaultPhoto = fs.existsSync(gate) ? path.join(gate, fs.readdirSync(gate).filter((f) => f.endsWith('.jpg')).sort()[0]!) : undefined;
 const photoPath = flag('image', defaultPhoto);
 
-async function photo() {
-  if (photoPath) return decodeImage(fs.readFileSync(photoPath));
+/** The photo's encoded bytes. */
+async function photo(): Promise<Buffer> {
+  if (photoPath) return fs.readFileSync(photoPath);
   // No dataset: a synthetic 1080p scene with a few text lines.
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1920" height="1080"><rect width="1920" height="1080" fill="#8a8f96"/>
     <rect x="300" y="300" width="900" height="300" fill="#f4f4ee"/><text x="340" y="480" font-family="DejaVu Sans" font-weight="bold" font-size="120">MSCU 1234567</text></svg>`;
-  return decodeImage(await sharp(Buffer.from(svg)).jpeg().toBuffer());
+  return sharp(Buffer.from(svg)).jpeg().toBuffer();
 }
 
 async function crops(n: number) {
@@ -41,7 +43,8 @@ async function crops(n: number) {
   }));
 }
 
-const image = await photo();
+const photoBytes = await photo();
+const image = await decodeImage(photoBytes);
 const cases = [
   { name: 'det 640', file: OCR_MODEL_FILES.detection, input: prepareDetectionInput(image, 640) },
   { name: 'det 960', file: OCR_MODEL_FILES.detection, input: prepareDetectionInput(image, 960) },
@@ -79,6 +82,19 @@ function deviation(kind: string, ref: Float32Array, out: Float32Array, dims: rea
 
 console.log(`onnx precision bench: ${runs} runs, photo ${photoPath ?? 'synthetic'} (${image.width}x${image.height})`);
 console.log(`${'case'.padEnd(14)} ${'precision'.padEnd(9)} ${'wall ms'.padStart(8)} ${'cpu ms'.padStart(8)}  vs fp32`);
+
+/** Wall and process CPU ms of one call. */
+async function timed(work: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  await work();
+  const used = process.cpuUsage(c0);
+  return { wall: performance.now() - t0, cpu: (used.user + used.system) / 1000 };
+}
+
+const decodes: Array<{ wall: number; cpu: number }> = [];
+for (let r = 0; r < runs; r++) decodes.push(await timed(() => decodeImage(photoBytes)));
+console.log(`${'decode'.padEnd(14)} ${'-'.padEnd(9)} ${median(decodes.map((d) => d.wall)).toFixed(1).padStart(8)} ${median(decodes.map((d) => d.cpu)).toFixed(1).padStart(8)}`);
 for (const c of cases) {
   const wall = new Map<OcrPrecision, number[]>();
   const cpu = new Map<OcrPrecision, number[]>();
@@ -86,12 +102,9 @@ for (const c of cases) {
   for (const p of precisions) outputs.set(p, await runSingle(sessions.get(`${p}:${c.file}`)!, c.input.data, c.input.dims));
   for (let r = 0; r < runs; r++) {
     for (const p of precisions) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      await runSingle(sessions.get(`${p}:${c.file}`)!, c.input.data, c.input.dims);
-      const used = process.cpuUsage(c0);
-      (wall.get(p) ?? wall.set(p, []).get(p)!).push(performance.now() - t0);
-      (cpu.get(p) ?? cpu.set(p, []).get(p)!).push((used.user + used.system) / 1000);
+      const t = await timed(() => runSingle(sessions.get(`${p}:${c.file}`)!, c.input.data, c.input.dims));
+      (wall.get(p) ?? wall.set(p, []).get(p)!).push(t.wall);
+      (cpu.get(p) ?? cpu.set(p, []).get(p)!).push(t.cpu);
     }
   }
   const ref = outputs.get('fp32');
