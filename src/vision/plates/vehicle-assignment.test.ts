@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlateReading } from '../../services/recognition/plate-reader.port.js';
+import { carWithLamps, LAMP_CAR } from '../../../test/fixtures/vehicle-images.js';
 import { assignVehicles, type FoundVehicle } from './vehicle-assignment.js';
 
 const image = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
@@ -23,11 +24,21 @@ describe('assignVehicles', () => {
     expect(assignVehicles(image, plates, [car], { strict: false, mmc: false }).plates).toHaveLength(2);
   });
 
-  it('answers colour from the colour finder and an unknown orientation with mmc', () => {
+  it('answers colour from the colour finder and an unknown orientation with mmc where the photo shows nothing beside the plate', () => {
     const out = assignVehicles(image, [plate('abc123', 50), plate('xyz789', 600)], [car], {
       strict: false, mmc: true, colour: () => [{ color: 'red', score: 0.7 }],
     });
     expect(out.plates[0]).toMatchObject({ color: [{ color: 'red', score: 0.7 }], orientation: [{ orientation: 'Unknown', score: 0 }] });
     expect(out.plates[1]).toMatchObject({ color: [{ color: 'unknown', score: 0 }], vehicle: undefined });
+  });
+
+  it('with mmc, tells the orientation from the lamps beside the plate; a vehicle without a plate stays Unknown', () => {
+    const photo = carWithLamps({ lamps: [200, 25, 30] });
+    const reading = { ...plate('abc123', 0), box: { ...LAMP_CAR.plate } };
+    const onCar: FoundVehicle = { type: 'Sedan', score: 0.8, box: { ...LAMP_CAR.body } };
+    const elsewhere: FoundVehicle = { type: 'Sedan', score: 0.6, box: { xmin: 500, ymin: 0, xmax: 640, ymax: 100 } };
+    const out = assignVehicles(photo, [reading], [onCar, elsewhere], { strict: false, mmc: true });
+    expect(out.plates[0]!.orientation![0]).toMatchObject({ orientation: 'Rear' });
+    expect(out.vehiclesWithoutPlate[0]!.orientation).toEqual([{ orientation: 'Unknown', score: 0 }]);
   });
 });

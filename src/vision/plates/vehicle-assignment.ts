@@ -1,5 +1,6 @@
 import type { RawImage } from '../image/decode.js';
 import type { Box, PlateReading, VehicleOnly, VehicleType } from '../../services/recognition/plate-reader.port.js';
+import { type OrientationScores, vehicleOrientation } from '../vehicles/vehicle-orientation.js';
 
 export interface FoundVehicle {
   type: VehicleType;
@@ -14,8 +15,9 @@ export interface VehicleFinder {
 }
 
 const UNKNOWN_COLOUR = [{ color: 'unknown', score: 0 }];
-/** No orientation model ships offline: say so rather than guess. */
-const UNKNOWN_ORIENTATION: Array<{ orientation: 'Front' | 'Rear' | 'Unknown'; score: number }> = [{ orientation: 'Unknown', score: 0 }];
+/** A vehicle seen without a plate: its lamps are told apart by where they stand beside the plate
+ * (see vehicle-orientation.ts), so without one it stays Unknown. */
+const UNKNOWN_ORIENTATION: OrientationScores = [{ orientation: 'Unknown', score: 0 }];
 
 const contains = (v: Box, p: Box) => {
   const cx = (p.xmin + p.xmax) / 2;
@@ -25,7 +27,8 @@ const contains = (v: Box, p: Box) => {
 
 /** Puts each plate on the smallest vehicle box that holds its centre; with `strict`, plates on
  * no vehicle are dropped. Vehicles left without a plate are returned apart. With `mmc`, the
- * colour comes from the vehicle's pixels when a colour finder exists. */
+ * colour comes from the vehicle's pixels when a colour finder exists, and the orientation from
+ * the lamps beside the plate. */
 export function assignVehicles(
   image: RawImage,
   plates: readonly PlateReading[],
@@ -44,7 +47,7 @@ export function assignVehicles(
     const reading: PlateReading = { ...p, vehicle: v ? { type: v.type, score: v.score, box: v.box } : p.vehicle };
     if (options.mmc) {
       reading.color = colourOf(v);
-      reading.orientation = UNKNOWN_ORIENTATION;
+      reading.orientation = vehicleOrientation(image, p.box, v?.box);
     }
     out.push(reading);
   }

@@ -70,7 +70,7 @@ describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
     expect(res.plates[0]?.plate).toBe('abc0234');
   });
 
-  it('answers colour and orientation with mmc (unknown: no vehicle model wired)', async () => {
+  it('answers colour and orientation with mmc (Unknown: no vehicle detected and no red lamp beside the plate)', async () => {
     const scene = await plateSceneJpeg({ text: 'ABC1234' });
     const res = await readPlates({ image: scene.jpeg, options: options({ mmc: true }) });
     expect(res.plates[0]).toMatchObject({

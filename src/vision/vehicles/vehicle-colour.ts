@@ -9,9 +9,8 @@ export type VehicleColour = (typeof VEHICLE_COLOURS)[number];
  * sides and the bottom 25% are mostly background, road and tyres) are binned by HSV into the
  * nine names, and the three largest shares are returned. Glass and shadows fall into black,
  * which is why a dark share must clearly win before a car is called black. Hues that no name
- * covers (purple, pink) count as `unknown`. Orientation (Front/Rear) cannot be told by this
- * module: the COCO detector does not say which end faces the camera, so callers answer
- * `Unknown`.
+ * covers (purple, pink) count as `unknown`. Which end faces the camera is told from the lamps
+ * beside the plate (vehicle-orientation.ts).
  */
 export function dominantColour(image: RawImage, box: Box): Array<{ color: VehicleColour; score: number }> {
   const w = box.xmax - box.xmin;
