@@ -42,3 +42,18 @@ describe('assignVehicles', () => {
     expect(out.vehiclesWithoutPlate[0]!.orientation).toEqual([{ orientation: 'Unknown', score: 0 }]);
   });
 });
+
+describe('assignVehicles: the plate as a ruler', () => {
+  const photo = { data: Buffer.alloc(1280 * 720 * 3), width: 1280, height: 720, channels: 3 as const };
+  // A car-sized box (1.8 x 1.4 m with a 61 px US plate) that the detector called a bus.
+  const bus: FoundVehicle = { type: 'Bus', score: 0.4, box: { xmin: 400, ymin: 200, xmax: 760, ymax: 480 } };
+  const reading = (code: string): PlateReading => ({ ...plate('abc123', 550), box: { xmin: 550, ymin: 420, xmax: 611, ymax: 450 }, region: { code, score: 0.9 } });
+
+  it('gives the vehicle the type its size allows', () => {
+    expect(assignVehicles(photo, [reading('us-ca')], [bus], { strict: false, mmc: false }).plates[0]!.vehicle).toEqual({ type: 'Sedan', score: 0.4, box: bus.box });
+  });
+
+  it('keeps the detector type when the plate width is unknown', () => {
+    expect(assignVehicles(photo, [reading('unknown')], [bus], { strict: false, mmc: false }).plates[0]!.vehicle!.type).toBe('Bus');
+  });
+});

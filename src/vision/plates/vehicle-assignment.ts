@@ -1,6 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import type { Box, PlateReading, VehicleOnly, VehicleType } from '../../services/recognition/plate-reader.port.js';
 import { type OrientationScores, vehicleOrientation } from '../vehicles/vehicle-orientation.js';
+import { typeBySize, vehicleSize } from '../vehicles/vehicle-size.js';
 
 export interface FoundVehicle {
   type: VehicleType;
@@ -25,8 +26,8 @@ const contains = (v: Box, p: Box) => {
   return cx >= v.xmin && cx <= v.xmax && cy >= v.ymin && cy <= v.ymax;
 };
 
-/** Puts each plate on the smallest vehicle box that holds its centre; with `strict`, plates on
- * no vehicle are dropped. Vehicles left without a plate are returned apart. With `mmc`, the
+/** Puts each plate on the smallest vehicle box that holds its centre, its type checked against
+ * the size the plate measures (vehicle-size.ts); with `strict`, plates on no vehicle are dropped. Vehicles left without a plate are returned apart. With `mmc`, the
  * colour comes from the vehicle's pixels when a colour finder exists, and the orientation from
  * the lamps beside the plate. */
 export function assignVehicles(
@@ -44,7 +45,10 @@ export function assignVehicles(
     // Without a detector nothing can be checked: strict then means nothing, not "drop all".
     if (options.strict && vehicles && !v) continue;
     if (v) used.add(v);
-    const reading: PlateReading = { ...p, vehicle: v ? { type: v.type, score: v.score, box: v.box } : p.vehicle };
+    // The plate is a ruler for its vehicle's size, which overrules a detector type it rules out.
+    const size = v && vehicleSize(v.box, p.box, p.region.code, image);
+    const type = v && (size ? typeBySize(v.type, size) : v.type);
+    const reading: PlateReading = { ...p, vehicle: v ? { type: type!, score: v.score, box: v.box } : p.vehicle };
     if (options.mmc) {
       reading.color = colourOf(v);
       reading.orientation = vehicleOrientation(image, p.box, v?.box);

@@ -27,7 +27,7 @@ const REAR_ONE = 0.01;
 /** Both sides under this share, both seen nearly whole: no tail lamp is there, the front faces us. */
 const FRONT_MAX = 0.0025;
 /** Scores: a rear 0.7 to 0.95 by how much lamp red its weaker side shows (on the labeled photos
- * 97% of rear answers were right), a front 0.75 (89%): see bench:plates-orientation. */
+ * 97% of rear answers were right), a front 0.75 (89%): see bench:plates-mmc. */
 const FRONT_SCORE = 0.75;
 /** Red over this share of the body above the plate: a red car, whose paint reads as lamps. */
 const RED_BODY = 0.08;

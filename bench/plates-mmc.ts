@@ -1,0 +1,102 @@
+/**
+ * npm run bench:plates-mmc [-- --data DIR] [--misses]
+ *
+ * What `mmc=true` says of the vehicle under a plate, against bench/labels/plates-scenes-vehicles.json
+ * (142 plates-scenes photos labeled by eye: which end faces the camera, and what the vehicle is).
+ * Each photo is read as the API reads it (regular mode, mmc, the COCO vehicle detector); the
+ * result whose box holds the labeled plate's centre is scored (photos where none does are counted
+ * apart).
+ * - orientation (src/vision/vehicles/vehicle-orientation.ts), per label set (`fit`: looked at
+ *   while its thresholds were chosen; `held-out`: labeled before it first ran on them): share
+ *   answered rather than Unknown, right when answered, precision and recall of Front and Rear,
+ *   and answering Rear always beside them;
+ * - vehicle type: the share whose type is of the labeled kind's family (a car, pickup or van as
+ *   Sedan, SUV, Pickup Truck or Van; a big truck or bus as Big Truck or Bus), with the plate's size
+ *   check (vehicle-size.ts) and, from the same detections, without it (the detector's type as
+ *   vehicle-types.ts maps it); and how the types spread.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { decodeImage } from '../src/vision/image/decode.js';
+import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
+import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
+import type { FoundVehicle } from '../src/vision/plates/vehicle-assignment.js';
+import type { Box, PlateReadOptions, VehicleType } from '../src/services/recognition/plate-reader.port.js';
+import { dominantColour } from '../src/vision/vehicles/vehicle-colour.js';
+import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
+import { dataDirFromArgs, loadPlateScenes } from './lib/plates-dataset.js';
+
+type Kind = 'car' | 'pickup' | 'van' | 'big truck' | 'bus';
+interface Label { file: string; orientation: 'Front' | 'Rear'; vehicle: Kind; set: string }
+
+const dataDir = dataDirFromArgs();
+const labels = (JSON.parse(await readFile(path.join(import.meta.dirname, 'labels', 'plates-scenes-vehicles.json'), 'utf8')) as { items: Label[] }).items;
+const scenes = new Map((await loadPlateScenes(dataDir)).map((s) => [path.relative(path.join(dataDir, 'plates-scenes'), s.file), s]));
+
+const detector = await createVehicleDetector();
+let detections: FoundVehicle[] = [];
+const pipeline = createPlatePipeline(await createOcrEngine(), {
+  // As the plate worker wires it; the detections are kept for the type without the size check.
+  detect: async (img) => (detections = await detector.detect(img, { minScore: 0.2 })),
+  dominantColour,
+});
+const options: PlateReadOptions = { regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: true };
+
+const holds = (b: Box, x: number, y: number) => x >= b.xmin && x <= b.xmax && y >= b.ymin && y <= b.ymax;
+const area = (b: Box) => (b.xmax - b.xmin) * (b.ymax - b.ymin);
+const BIG: ReadonlySet<VehicleType> = new Set(['Big Truck', 'Bus']);
+const CAR_LIKE: ReadonlySet<VehicleType> = new Set(['Sedan', 'SUV', 'Pickup Truck', 'Van']);
+const familyRight = (kind: Kind, type: VehicleType | undefined) => type !== undefined && (kind === 'big truck' || kind === 'bus' ? BIG.has(type) : CAR_LIKE.has(type));
+
+interface Outcome { label: Label; orientation: string; score: number; type?: VehicleType; detectorType?: VehicleType }
+const outcomes: Outcome[] = [];
+let unread = 0;
+for (const label of labels) {
+  const scene = scenes.get(label.file);
+  if (!scene) throw new Error(`${label.file} is not in plates-scenes`);
+  const cx = (scene.box.xmin + scene.box.xmax) / 2;
+  const cy = (scene.box.ymin + scene.box.ymax) / 2;
+  detections = [];
+  const result = await pipeline.read(await decodeImage(await readFile(scene.file)), options);
+  const plate = result.plates.find((p) => holds(p.box, cx, cy));
+  if (!plate) {
+    unread++;
+    continue;
+  }
+  const pcx = (plate.box.xmin + plate.box.xmax) / 2;
+  const pcy = (plate.box.ymin + plate.box.ymax) / 2;
+  const onDetector = detections.filter((v) => holds(v.box, pcx, pcy)).sort((a, b) => area(a.box) - area(b.box))[0];
+  const [top] = plate.orientation ?? [{ orientation: 'Unknown', score: 0 }];
+  outcomes.push({ label, orientation: top!.orientation, score: top!.score, type: plate.vehicle?.type, detectorType: onDetector?.type });
+}
+
+const pct = (n: number, d: number) => (d === 0 ? '   -  ' : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
+console.log(`plates mmc bench: ${labels.length} labeled photos, ${outcomes.length} with the labeled plate found (${unread} without)`);
+console.log('orientation');
+for (const set of [...new Set(labels.map((l) => l.set)), 'all']) {
+  const rows = outcomes.filter((o) => set === 'all' || o.label.set === set);
+  const answered = rows.filter((o) => o.orientation !== 'Unknown');
+  const right = answered.filter((o) => o.orientation === o.label.orientation);
+  const rear = rows.filter((o) => o.label.orientation === 'Rear').length;
+  const side = (s: 'Front' | 'Rear') => {
+    const said = answered.filter((o) => o.orientation === s);
+    const ok = said.filter((o) => o.label.orientation === s).length;
+    return `${s} precision ${pct(ok, said.length)} (${said.length} said) recall ${pct(ok, rows.filter((o) => o.label.orientation === s).length)}`;
+  };
+  console.log(`  ${set.padEnd(9)} n=${String(rows.length).padStart(3)}  answered ${pct(answered.length, rows.length)}  right when answered ${pct(right.length, answered.length)}  | ${side('Front')} | ${side('Rear')} | always Rear right ${pct(rear, rows.length)}`);
+}
+const spread = (pick: (o: Outcome) => VehicleType | undefined) => {
+  const n = new Map<string, number>();
+  for (const o of outcomes) n.set(pick(o) ?? 'no vehicle', (n.get(pick(o) ?? 'no vehicle') ?? 0) + 1);
+  return [...n].sort((a, b) => b[1] - a[1]).map(([t, c]) => `${t} ${c}`).join(', ');
+};
+const withVehicle = outcomes.filter((o) => o.type !== undefined);
+console.log(`vehicle type (${withVehicle.length} plates on a detected vehicle; kinds labeled: ${[...new Set(labels.map((l) => l.vehicle))].map((k) => `${k} ${outcomes.filter((o) => o.label.vehicle === k).length}`).join(', ')})`);
+console.log(`  family right, plate size checked  ${pct(withVehicle.filter((o) => familyRight(o.label.vehicle, o.type)).length, withVehicle.length)}  types: ${spread((o) => o.type)}`);
+console.log(`  family right, detector type alone ${pct(withVehicle.filter((o) => familyRight(o.label.vehicle, o.detectorType)).length, withVehicle.length)}  types: ${spread((o) => o.detectorType)}`);
+if (process.argv.includes('--misses')) {
+  for (const o of outcomes) {
+    if (o.orientation !== 'Unknown' && o.orientation !== o.label.orientation) console.log(`  orientation ${o.label.set} ${o.label.file}: ${o.label.orientation}, said ${o.orientation} ${o.score}`);
+    if (o.type && !familyRight(o.label.vehicle, o.type)) console.log(`  type ${o.label.file}: ${o.label.vehicle}, said ${o.type} (detector ${o.detectorType})`);
+  }
+}
