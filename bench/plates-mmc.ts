@@ -20,7 +20,7 @@ import path from 'node:path';
 import { decodeImage } from '../src/vision/image/decode.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
-import type { FoundVehicle } from '../src/vision/plates/vehicle-assignment.js';
+import { type FoundVehicle, vehicleHolding } from '../src/vision/plates/vehicle-assignment.js';
 import type { Box, PlateReadOptions, VehicleType } from '../src/services/recognition/plate-reader.port.js';
 import { dominantColour } from '../src/vision/vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
@@ -43,7 +43,6 @@ const pipeline = createPlatePipeline(await createOcrEngine(), {
 const options: PlateReadOptions = { regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: true };
 
 const holds = (b: Box, x: number, y: number) => x >= b.xmin && x <= b.xmax && y >= b.ymin && y <= b.ymax;
-const area = (b: Box) => (b.xmax - b.xmin) * (b.ymax - b.ymin);
 const BIG: ReadonlySet<VehicleType> = new Set(['Big Truck', 'Bus']);
 const CAR_LIKE: ReadonlySet<VehicleType> = new Set(['Sedan', 'SUV', 'Pickup Truck', 'Van']);
 const familyRight = (kind: Kind, type: VehicleType | undefined) => type !== undefined && (kind === 'big truck' || kind === 'bus' ? BIG.has(type) : CAR_LIKE.has(type));
@@ -63,9 +62,7 @@ for (const label of labels) {
     unread++;
     continue;
   }
-  const pcx = (plate.box.xmin + plate.box.xmax) / 2;
-  const pcy = (plate.box.ymin + plate.box.ymax) / 2;
-  const onDetector = detections.filter((v) => holds(v.box, pcx, pcy)).sort((a, b) => area(a.box) - area(b.box))[0];
+  const onDetector = vehicleHolding(plate.box, detections);
   const [top] = plate.orientation ?? [{ orientation: 'Unknown', score: 0 }];
   outcomes.push({ label, orientation: top!.orientation, score: top!.score, type: plate.vehicle?.type, detectorType: onDetector?.type });
 }

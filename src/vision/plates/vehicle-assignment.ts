@@ -25,23 +25,28 @@ const contains = (v: Box, p: Box) => {
   const cy = (p.ymin + p.ymax) / 2;
   return cx >= v.xmin && cx <= v.xmax && cy >= v.ymin && cy <= v.ymax;
 };
+const area = (b: Box) => (b.xmax - b.xmin) * (b.ymax - b.ymin);
 
-/** Puts each plate on the smallest vehicle box that holds its centre, its type checked against
- * the size the plate measures (vehicle-size.ts); with `strict`, plates on no vehicle are dropped. Vehicles left without a plate are returned apart. With `mmc`, the
- * colour comes from the vehicle's pixels when a colour finder exists, and the orientation from
- * the lamps beside the plate. */
+/** The vehicle a plate is on: the smallest box that holds the plate's centre. */
+export function vehicleHolding<V extends { box: Box }>(plate: Box, vehicles: readonly V[]): V | undefined {
+  return vehicles.filter((c) => contains(c.box, plate)).sort((a, b) => area(a.box) - area(b.box))[0];
+}
+
+/** Puts each plate on its vehicle (vehicleHolding), its type checked against the size the plate
+ * measures (vehicle-size.ts); with `strict`, plates on no vehicle are dropped. Vehicles left
+ * without a plate are returned apart. With `mmc`, the colour comes from the vehicle's pixels
+ * when a colour finder exists, and the orientation from the lamps beside the plate. */
 export function assignVehicles(
   image: RawImage,
   plates: readonly PlateReading[],
   vehicles: readonly FoundVehicle[] | undefined,
   options: { strict: boolean; mmc: boolean; colour?: VehicleFinder['dominantColour'] },
 ): { plates: PlateReading[]; vehiclesWithoutPlate: VehicleOnly[] } {
-  const area = (b: Box) => (b.xmax - b.xmin) * (b.ymax - b.ymin);
   const used = new Set<FoundVehicle>();
   const colourOf = (v: FoundVehicle | undefined) => (v && options.colour ? options.colour(image, v.box) : UNKNOWN_COLOUR);
   const out: PlateReading[] = [];
   for (const p of plates) {
-    const v = vehicles?.filter((c) => contains(c.box, p.box)).sort((a, b) => area(a.box) - area(b.box))[0];
+    const v = vehicles && vehicleHolding(p.box, vehicles);
     // Without a detector nothing can be checked: strict then means nothing, not "drop all".
     if (options.strict && vehicles && !v) continue;
     if (v) used.add(v);
