@@ -13,7 +13,9 @@
  * - vehicle type: the share whose type is of the labeled kind's family (a car, pickup or van as
  *   Sedan, SUV, Pickup Truck or Van; a big truck or bus as Big Truck or Bus), with the plate's size
  *   check (vehicle-size.ts) and, from the same detections, without it (the detector's type as
- *   vehicle-types.ts maps it); and how the types spread.
+ *   vehicle-types.ts maps it); and how the types spread;
+ * - colour: the share whose first colour is one the label accepts (a silver car may be called
+ *   white; a maroon one red or brown), and whose three colours hold one.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,7 +29,7 @@ import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.j
 import { dataDirFromArgs, loadPlateScenes } from './lib/plates-dataset.js';
 
 type Kind = 'car' | 'pickup' | 'van' | 'big truck' | 'bus';
-interface Label { file: string; orientation: 'Front' | 'Rear'; vehicle: Kind; set: string }
+interface Label { file: string; orientation: 'Front' | 'Rear'; vehicle: Kind; color: string[]; set: string }
 
 const dataDir = dataDirFromArgs();
 const labels = (JSON.parse(await readFile(path.join(import.meta.dirname, 'labels', 'plates-scenes-vehicles.json'), 'utf8')) as { items: Label[] }).items;
@@ -47,7 +49,7 @@ const BIG: ReadonlySet<VehicleType> = new Set(['Big Truck', 'Bus']);
 const CAR_LIKE: ReadonlySet<VehicleType> = new Set(['Sedan', 'SUV', 'Pickup Truck', 'Van']);
 const familyRight = (kind: Kind, type: VehicleType | undefined) => type !== undefined && (kind === 'big truck' || kind === 'bus' ? BIG.has(type) : CAR_LIKE.has(type));
 
-interface Outcome { label: Label; orientation: string; score: number; type?: VehicleType; detectorType?: VehicleType }
+interface Outcome { label: Label; orientation: string; score: number; type?: VehicleType; detectorType?: VehicleType; colors: string[] }
 const outcomes: Outcome[] = [];
 let unread = 0;
 for (const label of labels) {
@@ -64,7 +66,7 @@ for (const label of labels) {
   }
   const onDetector = vehicleHolding(plate.box, detections);
   const [top] = plate.orientation ?? [{ orientation: 'Unknown', score: 0 }];
-  outcomes.push({ label, orientation: top!.orientation, score: top!.score, type: plate.vehicle?.type, detectorType: onDetector?.type });
+  outcomes.push({ label, orientation: top!.orientation, score: top!.score, type: plate.vehicle?.type, detectorType: onDetector?.type, colors: (plate.color ?? []).map((c) => c.color) });
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '   -  ' : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
@@ -91,9 +93,15 @@ const withVehicle = outcomes.filter((o) => o.type !== undefined);
 console.log(`vehicle type (${withVehicle.length} plates on a detected vehicle; kinds labeled: ${[...new Set(labels.map((l) => l.vehicle))].map((k) => `${k} ${outcomes.filter((o) => o.label.vehicle === k).length}`).join(', ')})`);
 console.log(`  family right, plate size checked  ${pct(withVehicle.filter((o) => familyRight(o.label.vehicle, o.type)).length, withVehicle.length)}  types: ${spread((o) => o.type)}`);
 console.log(`  family right, detector type alone ${pct(withVehicle.filter((o) => familyRight(o.label.vehicle, o.detectorType)).length, withVehicle.length)}  types: ${spread((o) => o.detectorType)}`);
+console.log(`colour (${withVehicle.length} plates on a detected vehicle; a label accepts one to three names, e.g. silver or white)`);
+for (const set of [...new Set(labels.map((l) => l.set)), 'all']) {
+  const rows = withVehicle.filter((o) => set === 'all' || o.label.set === set);
+  console.log(`  ${set.padEnd(9)} n=${String(rows.length).padStart(3)}  top colour accepted ${pct(rows.filter((o) => o.label.color.includes(o.colors[0]!)).length, rows.length)}  an accepted one among the three listed ${pct(rows.filter((o) => o.colors.some((c) => o.label.color.includes(c))).length, rows.length)}  (unknown ${rows.filter((o) => o.colors[0] === 'unknown').length})`);
+}
 if (process.argv.includes('--misses')) {
   for (const o of outcomes) {
     if (o.orientation !== 'Unknown' && o.orientation !== o.label.orientation) console.log(`  orientation ${o.label.set} ${o.label.file}: ${o.label.orientation}, said ${o.orientation} ${o.score}`);
     if (o.type && !familyRight(o.label.vehicle, o.type)) console.log(`  type ${o.label.file}: ${o.label.vehicle}, said ${o.type} (detector ${o.detectorType})`);
+    if (o.type && !o.label.color.includes(o.colors[0]!)) console.log(`  colour ${o.label.file}: ${o.label.color.join('|')}, said ${o.colors.join(', ')}`);
   }
 }
