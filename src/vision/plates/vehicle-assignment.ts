@@ -52,8 +52,7 @@ export function assignVehicles(
     if (v) used.add(v);
     // The plate is a ruler for its vehicle's size, which overrules a detector type it rules out.
     const size = v && vehicleSize(v.box, p.box, p.region.code, image);
-    const type = v && (size ? typeBySize(v.type, size) : v.type);
-    const reading: PlateReading = { ...p, vehicle: v ? { type: type!, score: v.score, box: v.box } : p.vehicle };
+    const reading: PlateReading = { ...p, vehicle: v ? { type: size ? typeBySize(v.type, size) : v.type, score: v.score, box: v.box } : p.vehicle };
     if (options.mmc) {
       reading.color = colourOf(v);
       reading.orientation = vehicleOrientation(image, p.box, v?.box);

@@ -50,7 +50,7 @@ export interface LampEvidence {
 }
 
 /** Saturated, reasonably bright red, the colour of tail lamps lit or not; amber indicators
- * (hue 15 degrees and up) and pink do not count. */
+ * (hue 12 degrees and up) and pink (below -15) do not count. */
 export function isLampRed(r: number, g: number, b: number): boolean {
   if (r < 80 || r < g || r < b) return false;
   const min = Math.min(g, b);
