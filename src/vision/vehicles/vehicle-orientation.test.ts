@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { carWithLamps, LAMP_CAR } from '../../../test/fixtures/vehicle-images.js';
-import { cropRect } from '../image/warp.js';
+import { cropRect, toGray } from '../image/warp.js';
 import { isLampRed, lampEvidence, orientationFromLamps, vehicleOrientation } from './vehicle-orientation.js';
 
 const TAIL_RED: [number, number, number] = [200, 25, 30];
 const HEADLAMP: [number, number, number] = [245, 245, 238];
+/** A blue car: a colour photo has colour in it (a grey one tells nothing, see the last test). */
+const BLUE: [number, number, number] = [40, 70, 170];
 
 describe('isLampRed', () => {
   it.each([
@@ -28,11 +30,11 @@ describe('vehicleOrientation', () => {
   });
 
   it('calls a detected car with white lamps and no red a front', () => {
-    expect(vehicleOrientation(carWithLamps({ lamps: HEADLAMP }), LAMP_CAR.plate, LAMP_CAR.body)[0]).toEqual({ orientation: 'Front', score: 0.75 });
+    expect(vehicleOrientation(carWithLamps({ body: BLUE, lamps: HEADLAMP }), LAMP_CAR.plate, LAMP_CAR.body)[0]).toEqual({ orientation: 'Front', score: 0.75 });
   });
 
   it('says nothing of a front when no vehicle was detected around the plate (a plate on a wall has no lamps either)', () => {
-    expect(vehicleOrientation(carWithLamps({ lamps: HEADLAMP }), LAMP_CAR.plate)).toEqual([{ orientation: 'Unknown', score: 0 }]);
+    expect(vehicleOrientation(carWithLamps({ body: BLUE, lamps: HEADLAMP }), LAMP_CAR.plate)).toEqual([{ orientation: 'Unknown', score: 0 }]);
     // Red lamps are evidence on their own.
     expect(vehicleOrientation(carWithLamps({ lamps: TAIL_RED }), LAMP_CAR.plate)[0]!.orientation).toBe('Rear');
   });
@@ -42,7 +44,7 @@ describe('vehicleOrientation', () => {
   });
 
   it('answers Unknown for a close-up that shows nothing beside the plate', () => {
-    const image = carWithLamps({ lamps: HEADLAMP });
+    const image = carWithLamps({ body: BLUE, lamps: HEADLAMP });
     const closeUp = { xmin: 40, ymin: 40, xmax: 600, ymax: 200 };
     const evidence = lampEvidence(image, closeUp, { xmin: 0, ymin: 0, xmax: 640, ymax: 400 });
     expect(evidence.left.seen).toBeLessThan(0.25);
@@ -50,7 +52,7 @@ describe('vehicleOrientation', () => {
   });
 
   it('counts only red inside the vehicle: a red sign beside a car front is not its tail lamp', () => {
-    const image = carWithLamps({ lamps: HEADLAMP, extra: { box: { xmin: 500, ymin: 170, xmax: 600, ymax: 270 }, colour: TAIL_RED } });
+    const image = carWithLamps({ body: BLUE, lamps: HEADLAMP, extra: { box: { xmin: 500, ymin: 170, xmax: 600, ymax: 270 }, colour: TAIL_RED } });
     expect(vehicleOrientation(image, LAMP_CAR.plate, LAMP_CAR.body)[0]).toEqual({ orientation: 'Front', score: 0.75 });
     // Without the vehicle's box the sign counts on one side: neither a front nor a rear.
     expect(lampEvidence(image, LAMP_CAR.plate).right.red).toBeGreaterThan(0.01);
@@ -65,5 +67,17 @@ describe('vehicleOrientation', () => {
     const evidence = lampEvidence(cut, plate);
     expect(evidence.left.seen).toBeLessThan(0.25);
     expect(orientationFromLamps(evidence)[0]).toEqual({ orientation: 'Rear', score: 0.7 });
+  });
+
+  it('answers Unknown in a grey photo (an infrared night shot), where no lamp shows red', () => {
+    const colour = carWithLamps({ body: BLUE, lamps: HEADLAMP });
+    const grey = { ...colour, data: Buffer.from(colour.data) };
+    for (let i = 0; i < grey.data.length; i += 3) {
+      const y = Math.round(0.299 * grey.data[i]! + 0.587 * grey.data[i + 1]! + 0.114 * grey.data[i + 2]!);
+      grey.data[i] = grey.data[i + 1] = grey.data[i + 2] = y;
+    }
+    expect(vehicleOrientation(colour, LAMP_CAR.plate, LAMP_CAR.body)[0]!.orientation).toBe('Front');
+    expect(vehicleOrientation(grey, LAMP_CAR.plate, LAMP_CAR.body)).toEqual([{ orientation: 'Unknown', score: 0 }]);
+    expect(vehicleOrientation({ data: Buffer.from(toGray(colour)), width: colour.width, height: colour.height, channels: 1 }, LAMP_CAR.plate, LAMP_CAR.body)).toEqual([{ orientation: 'Unknown', score: 0 }]);
   });
 });

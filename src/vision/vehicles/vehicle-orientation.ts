@@ -31,10 +31,17 @@ const FRONT_MAX = 0.0025;
 const FRONT_SCORE = 0.75;
 /** Red over this share of the body above the plate: a red car, whose paint reads as lamps. */
 const RED_BODY = 0.08;
+/** Under this share of pixels with any colour in them beside the plate (channels more than
+ * COLOURED_SPREAD levels apart), the photo is grey: an infrared night shot or a monochrome camera,
+ * where no lamp shows red and no absence of red means a front. */
+const MIN_COLOURED = 0.02;
+const COLOURED_SPREAD = 24;
 
 export interface SideEvidence {
   /** Share of lamp-red pixels in the part of the band inside the photo (and the vehicle). */
   red: number;
+  /** Share of pixels there with any colour at all (see MIN_COLOURED). */
+  coloured: number;
   /** Share of the band inside the photo. */
   seen: number;
 }
@@ -77,19 +84,23 @@ function redShare(image: RawImage, want: Box, frame: Box, within: Box): SideEvid
   const seen = wanted > 0 ? areaOf(clampBox(want, frame)) / wanted : 0;
   const box = clampBox(want, within);
   const area = areaOf(box);
-  if (area < 1) return { red: 0, seen };
+  if (area < 1) return { red: 0, coloured: 0, seen };
   const step = Math.max(1, Math.floor(Math.sqrt(area / 4000)));
   const ch = image.channels;
   let n = 0;
   let red = 0;
+  let coloured = 0;
   for (let y = Math.ceil(box.ymin); y < box.ymax; y += step) {
     for (let x = Math.ceil(box.xmin); x < box.xmax; x += step) {
       const i = (y * image.width + x) * ch;
       n++;
-      if (ch === 3 && isLampRed(image.data[i]!, image.data[i + 1]!, image.data[i + 2]!)) red++;
+      if (ch !== 3) continue;
+      const [r, g, b] = [image.data[i]!, image.data[i + 1]!, image.data[i + 2]!];
+      if (Math.max(r, g, b) - Math.min(r, g, b) > COLOURED_SPREAD) coloured++;
+      if (isLampRed(r, g, b)) red++;
     }
   }
-  return { red: n === 0 ? 0 : red / n, seen };
+  return n === 0 ? { red: 0, coloured: 0, seen } : { red: red / n, coloured: coloured / n, seen };
 }
 
 /** The red measured beside and above a plate (see BAND), inside the vehicle's box when one was
@@ -116,6 +127,7 @@ const round3 = (v: number) => Math.round(v * 1000) / 1000;
 export function orientationFromLamps(e: LampEvidence): OrientationScores {
   const unknown: OrientationScores = [{ orientation: 'Unknown', score: 0 }];
   if (e.body > RED_BODY) return unknown;
+  if (Math.max(e.left.coloured, e.right.coloured) < MIN_COLOURED) return unknown;
   const sides = [e.left, e.right];
   const seen = sides.filter((s) => s.seen >= MIN_SEEN);
   if (seen.length === 2) {
