@@ -18,7 +18,7 @@ import { prepareDetectionInput } from '../src/vision/ocr/det-preprocess.js';
 import { prepareRecognitionBatch } from '../src/vision/ocr/rec-preprocess.js';
 import { type OcrPrecision, parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOnnxSession, OCR_MODEL_FILES, type OnnxSession, runSingle } from '../src/vision/runtime/onnx-session.js';
-import { flag, median } from './lib/stats.js';
+import { flag, median, timed } from './lib/stats.js';
 
 const runs = Number(flag('runs', '30'));
 const precisions = flag('precisions', 'fp32,fused')!.split(',').map(parseOcrPrecision);
@@ -83,18 +83,9 @@ function deviation(kind: string, ref: Float32Array, out: Float32Array, dims: rea
 console.log(`onnx precision bench: ${runs} runs, photo ${photoPath ?? 'synthetic'} (${image.width}x${image.height})`);
 console.log(`${'case'.padEnd(14)} ${'precision'.padEnd(9)} ${'wall ms'.padStart(8)} ${'cpu ms'.padStart(8)}  vs fp32`);
 
-/** Wall and process CPU ms of one call. */
-async function timed(work: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  await work();
-  const used = process.cpuUsage(c0);
-  return { wall: performance.now() - t0, cpu: (used.user + used.system) / 1000 };
-}
-
-const decodes: Array<{ wall: number; cpu: number }> = [];
+const decodes: Array<{ ms: number; cpuMs: number }> = [];
 for (let r = 0; r < runs; r++) decodes.push(await timed(() => decodeImage(photoBytes)));
-console.log(`${'decode'.padEnd(14)} ${'-'.padEnd(9)} ${median(decodes.map((d) => d.wall)).toFixed(1).padStart(8)} ${median(decodes.map((d) => d.cpu)).toFixed(1).padStart(8)}`);
+console.log(`${'decode'.padEnd(14)} ${'-'.padEnd(9)} ${median(decodes.map((d) => d.ms)).toFixed(1).padStart(8)} ${median(decodes.map((d) => d.cpuMs)).toFixed(1).padStart(8)}`);
 for (const c of cases) {
   const wall = new Map<OcrPrecision, number[]>();
   const cpu = new Map<OcrPrecision, number[]>();
@@ -103,8 +94,8 @@ for (const c of cases) {
   for (let r = 0; r < runs; r++) {
     for (const p of precisions) {
       const t = await timed(() => runSingle(sessions.get(`${p}:${c.file}`)!, c.input.data, c.input.dims));
-      (wall.get(p) ?? wall.set(p, []).get(p)!).push(t.wall);
-      (cpu.get(p) ?? cpu.set(p, []).get(p)!).push(t.cpu);
+      (wall.get(p) ?? wall.set(p, []).get(p)!).push(t.ms);
+      (cpu.get(p) ?? cpu.set(p, []).get(p)!).push(t.cpuMs);
     }
   }
   const ref = outputs.get('fp32');

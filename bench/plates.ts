@@ -37,7 +37,7 @@ import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from
 import { coverage, iou } from './lib/boxes.js';
 import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
-import { flag } from './lib/stats.js';
+import { flag, timed } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const limit = Number(flag('limit', '0'));
@@ -77,16 +77,6 @@ async function pairPhoto(a: PlateSample, b: PlateSample): Promise<{ bytes: Buffe
 /** Each photo with the next one of its set (an odd last one with the first). */
 const pairUp = <T>(all: readonly T[]): Array<[T, T]> =>
   all.flatMap((s, i) => (i % 2 === 0 && all.length > 1 ? [[s, all[(i + 1) % all.length]!] as [T, T]] : []));
-
-/** Runs `work` and measures it: wall ms and this process's CPU ms (all threads). */
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number }> {
-  const t = performance.now();
-  const c = process.cpuUsage();
-  const value = await work();
-  const ms = performance.now() - t;
-  const used = process.cpuUsage(c);
-  return { value, ms, cpuMs: (used.user + used.system) / 1000 };
-}
 
 const sets = await loadPlateSets(dataDir);
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { median } from './stats.js';
+import { median, timed } from './stats.js';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' }).trim();
@@ -51,12 +51,10 @@ export async function pairedRuns<R>(count: number, sides: Record<'a' | 'b', (ite
   const out: PairedRuns<R> = { ms: { a: [], b: [] }, cpu: { a: [], b: [] }, results: { a: [], b: [] }, differ: [] };
   for (let i = 0; i < count; i++) {
     for (const k of i % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) {
-      const t = performance.now();
-      const c = process.cpuUsage();
-      out.results[k][i] = await sides[k](i);
-      out.ms[k].push(performance.now() - t);
-      const used = process.cpuUsage(c);
-      out.cpu[k].push((used.user + used.system) / 1000);
+      const run = await timed(() => sides[k](i));
+      out.results[k][i] = run.value;
+      out.ms[k].push(run.ms);
+      out.cpu[k].push(run.cpuMs);
     }
     if (fingerprint(out.results.a[i]!) !== fingerprint(out.results.b[i]!)) out.differ.push(i);
   }

@@ -8,6 +8,16 @@ export function percentile(values: number[], p: number): number {
 
 export const median = (values: number[]) => percentile(values, 50);
 
+/** Runs `work` and measures it: wall ms and this process's CPU ms (all threads). */
+export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number }> {
+  const t = performance.now();
+  const c = process.cpuUsage();
+  const value = await work();
+  const ms = performance.now() - t;
+  const used = process.cpuUsage(c);
+  return { value, ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
 export const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
 
 /** Parses `--name value` flags. */
