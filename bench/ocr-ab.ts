@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { OcrType, TextReading } from '../src/services/recognition/text-recognizer.port.js';
+import type { OcrType, TextReading } from '../src/vision/ocr/ocr.types.js';
 import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';

@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { OcrType } from '../src/services/recognition/text-recognizer.port.js';
+import type { OcrType } from '../src/vision/ocr/ocr.types.js';
 import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';

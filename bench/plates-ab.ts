@@ -13,7 +13,7 @@
 import os from 'node:os';
 import type { RawImage } from '../src/vision/image/decode.js';
 import { decodeImage } from '../src/vision/image/decode.js';
-import type { PlateReadOptions, PlateReadResult } from '../src/services/recognition/plate-reader.port.js';
+import type { PlateReadOptions, PlateReadResult } from '../src/vision/plates/plate.types.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { baseRevision, checkoutAt, pairedRuns, timingColumns } from './lib/ab.js';

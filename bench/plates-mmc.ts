@@ -21,9 +21,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { decodeImage } from '../src/vision/image/decode.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
+import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { type FoundVehicle, vehicleHolding } from '../src/vision/plates/vehicle-assignment.js';
-import type { Box, PlateReadOptions, VehicleType } from '../src/services/recognition/plate-reader.port.js';
+import type { Box, PlateReadOptions, VehicleType } from '../src/vision/plates/plate.types.js';
 import { dominantColour } from '../src/vision/vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
 import { dataDirFromArgs, loadPlateScenes } from './lib/plates-dataset.js';
@@ -39,8 +40,11 @@ const detector = await createVehicleDetector();
 let detections: FoundVehicle[] = [];
 const pipeline = createPlatePipeline(await createOcrEngine(), {
   // As the plate worker wires it; the detections are kept for the type without the size check.
-  detect: async (img) => (detections = await detector.detect(img, { minScore: 0.2 })),
-  dominantColour,
+  vehicles: {
+    detect: async (img) => (detections = await detector.detect(img, { minScore: 0.2 })),
+    dominantColour,
+  },
+  reader: await createPlateTextModel(),
 });
 const options: PlateReadOptions = { regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: true };
 

@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
+ * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers trained,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -18,6 +18,12 @@
  * Both show what tuning to these exact pixels hides: a pipeline that reads a plate only from the
  * photo as it is, and not from a copy that looks the same, was lucky rather than right.
  *
+ * --split held (default) reads only the half of each dev set that Vigil's models never trained on
+ * (a hash of each file's contents decides, as in training/); `fit` the other half, `all` both.
+ * --readers lists what reads the candidate lines, each measured in the same run: `trained`, the
+ * plate reader in models/, and `ppocr`, the general PP-OCR recogniser the pipeline used before
+ * (the baseline). Default: both.
+ *
  * --pairs reads every scene photo beside the next one of its set (1 with 2, 3 with 4, ...; an odd
  * last one beside the first), each fitted into one half of a 1920 x 1080 canvas (never enlarged)
  * and stored as a JPEG (quality 92): a gate or parking row with two cars. The rates are per
@@ -30,10 +36,11 @@ import sharp from 'sharp';
 import { decodeImage } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
-import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
+import { createPlatePipeline, type PlatePipeline } from '../src/vision/plates/plate-pipeline.js';
+import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
 import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
-import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
-import { DEFAULT_DATA_DIR, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
+import type { PlateReadOptions } from '../src/vision/plates/plate.types.js';
+import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
 import { coverage, iou } from './lib/boxes.js';
 import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
@@ -78,22 +85,31 @@ async function pairPhoto(a: PlateSample, b: PlateSample): Promise<{ bytes: Buffe
 const pairUp = <T>(all: readonly T[]): Array<[T, T]> =>
   all.flatMap((s, i) => (i % 2 === 0 && all.length > 1 ? [[s, all[(i + 1) % all.length]!] as [T, T]] : []));
 
-const sets = await loadPlateSets(dataDir);
+const split = flag('split', 'held') as DevSplit;
+if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
+const sets = await loadPlateSets(dataDir, split);
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
 // --threads N: onnxruntime intra-op threads per session (default: INFERENCE_THREADS, else cores).
 const threads = Number(flag('threads') ?? process.env.INFERENCE_THREADS) || undefined;
 const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION), intraOpNumThreads: threads });
 // --search first-sure: regular mode stops at the first sure plate (default: PLATE_SEARCH, else every-plate).
-const pipeline = createPlatePipeline(ocr, undefined, parsePlateSearch(flag('search') ?? process.env.PLATE_SEARCH));
+const search = parsePlateSearch(flag('search') ?? process.env.PLATE_SEARCH);
+const readerNames = flag('readers', 'trained,ppocr')!.split(',');
+const pipelines: Array<[string, PlatePipeline]> = [];
+for (const name of readerNames) {
+  if (name === 'ppocr') pipelines.push([name, createPlatePipeline(ocr, { search })]);
+  else if (name === 'trained') pipelines.push([name, createPlatePipeline(ocr, { search, reader: await createPlateTextModel() })]);
+  else throw new Error(`--readers: unknown reader ${name} (trained, ppocr)`);
+}
 
 const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptions => ({
   regions: hint && region !== 'eu' ? [region] : [], strictRegion: false, textFormats: [], mode,
   thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: false,
 });
 
-console.log(`plates bench: ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${describeCopies(copies)}`);
+console.log(`plates bench: ${split} split, readers ${readerNames.join(' and ')}, ${os.cpus().length} cores, ${threads ?? 'default'} intra-op threads, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, regions hint ${hint ? 'on' : 'off'}${describeCopies(copies)}`);
 /** Per labeled plate of each two-plate photo: the other labeled plate is no false one. */
-async function benchPairs(name: string, samples: readonly PlateSample[]): Promise<void> {
+async function benchPairs(name: string, samples: readonly PlateSample[], pipeline: PlatePipeline): Promise<void> {
   const photos = await Promise.all(pairUp(samples).map(async (pair) => ({ pair, ...(await pairPhoto(...pair)) })));
   await pipeline.read(await decodeImage(photos[0]!.bytes), options('normal', samples[0]!.region));
   for (const mode of modes) {
@@ -119,14 +135,14 @@ for (const [name, all] of Object.entries(sets)) {
   if (wantedSets && !wantedSets.includes(name)) continue;
   const samples = limit > 0 ? all.slice(0, limit) : all;
   if (pairs) {
-    if (name.startsWith('scenes-')) await benchPairs(name, samples);
+    if (name.startsWith('scenes-')) for (const [reader, pipeline] of pipelines) await benchPairs(`${name} ${reader}`, samples, pipeline);
     continue;
   }
   const photos = await Promise.all(samples.map((s) => photo(s.file)));
   const bytes = photos.map((p) => p.bytes);
   // Warm-up: first runs allocate the sessions' buffers.
-  await pipeline.read(await decodeImage(bytes[0]!), options('normal', samples[0]!.region));
-  for (const mode of modes) {
+  for (const [, pipeline] of pipelines) await pipeline.read(await decodeImage(bytes[0]!), options('normal', samples[0]!.region));
+  for (const mode of modes) for (const [reader, pipeline] of pipelines) {
     const outcomes: SampleOutcome[] = [];
     const wrongRegions: string[] = [];
     for (let i = 0; i < samples.length; i++) {
@@ -144,7 +160,7 @@ for (const [name, all] of Object.entries(sets)) {
       if (stateRight === false && hit!.region.code.includes('-')) wrongRegions.push(`  state ${label}: ${hit!.region.code}, not us-${state}`);
       outcomes.push({ label, plates: res.plates.map((p) => p.plate), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)), regionRight, stateRight, scores: res.plates.map((p) => p.score) });
     }
-    console.log(formatRow(`${name} ${mode}`, summarise(outcomes)));
+    console.log(formatRow(`${name} ${mode} ${reader}`, summarise(outcomes)));
     if (showCalibration) console.log(calibration(outcomes));
     if (showMisses) {
       for (const o of outcomes) if (!o.plates.some((p) => looseKey(p) === looseKey(o.label))) console.log(`  miss ${o.label}: ${o.plates.join(' ') || '-'}`);

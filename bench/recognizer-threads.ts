@@ -16,7 +16,7 @@ import { decodeForRecognition, decodeImage } from '../src/vision/image/decode.js
 import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
-import type { PlateReadOptions } from '../src/services/recognition/plate-reader.port.js';
+import type { PlateReadOptions } from '../src/vision/plates/plate.types.js';
 import { DEFAULT_DATA_DIR, loadPlateSets } from './lib/plates-dataset.js';
 import { pairedRuns, timingColumns } from './lib/ab.js';
 import { flag } from './lib/stats.js';

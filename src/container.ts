@@ -25,7 +25,7 @@ import type { DeliveryRef } from './services/notifications/ports.js';
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter } from './services/rate-limiter.js';
 import { RedisRateLimiter } from './services/redis-rate-limiter.js';
-import { assertHandlersComplete } from './queue/jobs.js';
+import { assertHandlersComplete, type JobHandlers } from './queue/jobs.js';
 import { SqlJobQueue, SqlJobRunner } from './queue/sql-job-queue.js';
 import { BullJobRunner } from './queue/bullmq-job-runner.js';
 import type { JobRunner } from './queue/job-runner.js';
@@ -34,15 +34,15 @@ import { AlertRepository } from './storage/repositories/alert.repository.js';
 import { CameraLogRepository } from './storage/repositories/camera-log.repository.js';
 import { CameraRepository } from './storage/repositories/camera.repository.js';
 import { PooledCameraAnalyzer } from './vision/runtime/camera-analyzer.pool.js';
-import type { CameraAnalyzer } from './services/camera-monitoring/camera-analyzer.port.js';
+import type { CameraAnalyzer } from './vision/camera-health/types.js';
 import { OcrService } from './services/recognition/ocr.service.js';
-import type { TextRecognizer } from './services/recognition/text-recognizer.port.js';
+import type { TextRecognizer } from './vision/ocr/ocr.types.js';
 import { UsageService } from './services/usage.service.js';
 import { UsageRepository } from './storage/repositories/usage.repository.js';
 import { PooledTextRecognizer } from './vision/runtime/text-recognizer.pool.js';
 import { PooledPlateReader } from './vision/runtime/plate-reader.pool.js';
 import { PlateService } from './services/recognition/plate.service.js';
-import type { PlateReader } from './services/recognition/plate-reader.port.js';
+import type { PlateReader } from './vision/plates/plate.types.js';
 import type { AccountRow } from './storage/repositories/account.repository.js';
 
 /** Everything a process needs, wired once from the config. Each service gets only what it uses. */
@@ -134,7 +134,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     groupWindowSeconds: config.camera.alertGroupWindowSeconds,
   });
   closers.push(async () => notifications.close());
-  const analyzer = overrides.analyzer ?? new PooledCameraAnalyzer(config.workers.threads);
+  const analyzer = overrides.analyzer ?? new PooledCameraAnalyzer(config.workers.threads, config.vision);
   if (analyzer instanceof PooledCameraAnalyzer) closers.push(() => analyzer.close());
   const analysis = new CameraAnalysisService(cameraRepo, logRepo, images, alerts, analyzer, {
     obstructionConfirmations: config.camera.obstructionConfirmations,
@@ -142,22 +142,22 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const offline = new OfflineSweepService(cameraRepo, logRepo, alerts, { offlineAfterSeconds: config.camera.offlineAfterSeconds });
   const alertService = alerts;
   const usage = new UsageService(new UsageRepository(db));
-  const recognizer = overrides.recognizer ?? new PooledTextRecognizer(config.workers.threads);
+  const recognizer = overrides.recognizer ?? new PooledTextRecognizer(config.workers.threads, config.vision);
   if (recognizer instanceof PooledTextRecognizer) closers.push(() => recognizer.close());
   const ocr = new OcrService(recognizer, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels });
-  const plateReader = overrides.plateReader ?? new PooledPlateReader(config.workers.threads);
+  const plateReader = overrides.plateReader ?? new PooledPlateReader(config.workers.threads, config.vision);
   if (plateReader instanceof PooledPlateReader) closers.push(() => plateReader.close());
   const plates = new PlateService(plateReader, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels });
   let onprem: Promise<AccountRow> | undefined;
   const onpremAccount = () => (onprem ??= ensureOnpremAccount(accountRepo, usage, config.onprem.maxCalls));
 
-  const handlers = {
+  const handlers: JobHandlers = {
     'camera.analyze': {
-      run: (p: unknown) => analysis.run(p as AnalyzeJob),
-      onRetry: (p: unknown, err: Error) => analysis.markPendingRetry(p as AnalyzeJob, err),
-      onGiveUp: (p: unknown, err: Error) => analysis.markGivenUp(p as AnalyzeJob, err),
+      run: (p) => analysis.run(p),
+      onRetry: (p, err) => analysis.markPendingRetry(p, err),
+      onGiveUp: (p, err) => analysis.markGivenUp(p, err),
     },
-    'alert.dispatch': { run: (p: unknown) => alertService.dispatch((p as { alertId: number }).alertId) },
+    'alert.dispatch': { run: (p) => alertService.dispatch(p.alertId) },
     ...notifications.handlers,
   };
   assertHandlersComplete(handlers);

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { present } from './services/recognition/ocr.service.js';
 import { plateResponse } from './services/recognition/plate.service.js';
-import { OCR_TYPES, type OcrType } from './services/recognition/text-recognizer.port.js';
+import { OCR_TYPES, type OcrType } from './vision/ocr/ocr.types.js';
 import { AppError } from './services/errors.js';
 
 /** `vigil ocr --type T IMAGE...`: the responses the API would give, read in this process. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -65,8 +66,31 @@ export interface PlateSample {
   state?: string;
 }
 
-/** The bench's sets: `scenes-us`, `scenes-eu`, `scenes-br` (whole photos) and `crops-us`. */
-export async function loadPlateSets(dataDir: string): Promise<Record<string, PlateSample[]>> {
+/** Half of each dev set may train Vigil's models, the other half gives the figures quoted for
+ * them. Files go to a side by a hash of their contents (their names all hash to one side), the
+ * same rule as training/vigil_train/splits.py: the first byte of the SHA-1, even for `fit`. */
+export type DevSplit = 'fit' | 'held' | 'all';
+export const DEV_SPLITS: readonly DevSplit[] = ['held', 'fit', 'all'];
+
+export async function splitOf(file: string): Promise<'fit' | 'held'> {
+  const digest = createHash('sha1').update(await readFile(file)).digest();
+  return digest[0]! % 2 === 0 ? 'fit' : 'held';
+}
+
+/** The bench's sets: `scenes-us`, `scenes-eu`, `scenes-br` (whole photos) and `crops-us`; with
+ * `split`, only the files of that side (see DevSplit). */
+export async function loadPlateSets(dataDir: string, split: DevSplit = 'all'): Promise<Record<string, PlateSample[]>> {
+  const all = await loadAllPlateSets(dataDir);
+  if (split === 'all') return all;
+  const out: Record<string, PlateSample[]> = {};
+  for (const [name, samples] of Object.entries(all)) {
+    const sides = await Promise.all(samples.map((s) => splitOf(s.file)));
+    out[name] = samples.filter((_, i) => sides[i] === split);
+  }
+  return out;
+}
+
+async function loadAllPlateSets(dataDir: string): Promise<Record<string, PlateSample[]>> {
   const scenes = await loadPlateScenes(dataDir);
   const crops = await loadPlateCrops(dataDir);
   const out: Record<string, PlateSample[]> = {};

@@ -36,9 +36,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ OCR_RECOGNIZER_THREADS: '2' })).not.toThrow();
   });
 
+  it('hands the vision settings to the worker pools as one typed object', () => {
+    expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr' });
+    expect(loadConfig({ INFERENCE_THREADS: '3', OCR_PRECISION: 'fp32', OCR_RECOGNIZER_THREADS: '2', PLATE_SEARCH: 'first-sure', PLATE_READER: 'ppocr' }).vision)
+      .toEqual({ inferenceThreads: 3, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr' });
+  });
+
   it('accepts both plate searches', () => {
     expect(() => loadConfig({ PLATE_SEARCH: 'first-sure' })).not.toThrow();
     expect(() => loadConfig({ PLATE_SEARCH: 'every-plate' })).not.toThrow();
+    expect(() => loadConfig({ PLATE_READER: 'trained' })).not.toThrow();
+    expect(() => loadConfig({ PLATE_READER: 'ppocr' })).not.toThrow();
   });
 
   it.each([
@@ -50,6 +58,7 @@ describe('loadConfig', () => {
     ['OCR_PRECISION', 'int8'],
     ['OCR_RECOGNIZER_THREADS', 'two'],
     ['PLATE_SEARCH', 'first'],
+    ['PLATE_READER', 'tesseract'],
     ['OCR_RECOGNIZER_THREADS', '-1'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);

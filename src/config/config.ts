@@ -1,8 +1,10 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { parsePlateLineReader } from '../vision/plates/plate-line-reader.js';
 import { parsePlateSearch } from '../vision/plates/plate-search.js';
 import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
+import type { VisionSettings } from '../vision/settings.js';
 
 const MB = 1024 * 1024;
 
@@ -20,7 +22,7 @@ const boolFrom = (def: boolean) =>
   z.enum(['true', 'false', '1', '0', 'yes', 'no']).default(def ? 'true' : 'false').transform((v) => ['true', '1', 'yes'].includes(v));
 
 /** Every setting Vigil reads from the environment. Defaults are the embedded mode: SQLite and
- * images under DATA_DIR, jobs in-process. Keep this table and the README's in step. */
+ * images under DATA_DIR, jobs in-process. Keep this table and docs/configuration.md's in step. */
 const envSchema = z.object({
   PORT: intFrom(8080, 0).pipe(z.number().max(65535)),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -52,13 +54,15 @@ const envSchema = z.object({
   OUTBOUND_ALLOW: z.string().default(''),
   WORKER_THREADS: intFrom(Math.max(1, Math.min(os.availableParallelism() - 1, 4)), 1),
   INFERENCE_THREADS: intFrom(os.availableParallelism(), 1),
-  /** Read by the OCR worker threads (src/vision/runtime/model-variants.ts). */
+  /** Graph variant of the OCR models (src/vision/runtime/model-variants.ts). */
   OCR_PRECISION: checkedBy(parseOcrPrecision),
-  /** Read by the OCR engine (src/vision/ocr/ocr-engine.ts): recogniser sessions on threads of
-   * their own per analysis worker, beside the one on its thread (0: that one alone). Default there: 0. */
+  /** Recogniser sessions on threads of their own per analysis worker, beside the one on its
+   * thread (0, the default: that one alone; src/vision/ocr/ocr-engine.ts). */
   OCR_RECOGNIZER_THREADS: z.coerce.number().int().min(0).max(16).optional(),
-  /** Read by the plate worker threads (src/vision/plates/plate-search.ts). */
+  /** src/vision/plates/plate-search.ts. */
   PLATE_SEARCH: checkedBy(parsePlateSearch),
+  /** src/vision/plates/plate-line-reader.ts. */
+  PLATE_READER: checkedBy(parsePlateLineReader),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
   LICENSE_KEY: z.string().default(''),
@@ -85,7 +89,9 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   webhooks: { timeoutMs: number; maxAttempts: number; disableAfterFailures: number };
   outboundAllow: string[];
-  workers: { threads: number; inferenceThreads: number; jobLeaseSeconds: number };
+  workers: { threads: number; jobLeaseSeconds: number };
+  /** Handed to the vision worker pools (src/vision/settings.ts). */
+  vision: VisionSettings;
   role: Env['ROLE'];
   profile: Env['VIGIL_PROFILE'];
   onprem: { licenseKey: string; maxCalls: number };
@@ -141,7 +147,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES,
     },
     outboundAllow: e.OUTBOUND_ALLOW.split(',').map((s) => s.trim()).filter(Boolean),
-    workers: { threads: e.WORKER_THREADS, inferenceThreads: e.INFERENCE_THREADS, jobLeaseSeconds: e.JOB_LEASE_SECONDS },
+    workers: { threads: e.WORKER_THREADS, jobLeaseSeconds: e.JOB_LEASE_SECONDS },
+    vision: {
+      inferenceThreads: e.INFERENCE_THREADS,
+      ocrPrecision: parseOcrPrecision(e.OCR_PRECISION),
+      ocrRecognizerThreads: e.OCR_RECOGNIZER_THREADS ?? 0,
+      plateSearch: parsePlateSearch(e.PLATE_SEARCH),
+      plateReader: parsePlateLineReader(e.PLATE_READER),
+    },
     role: e.ROLE,
     profile: e.VIGIL_PROFILE,
     onprem: { licenseKey: e.LICENSE_KEY, maxCalls: e.MAX_CALLS },

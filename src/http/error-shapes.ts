@@ -1,4 +1,4 @@
-/** Each API family answers errors in its own shape (see README, "Errors"):
+/** Each API family answers errors in its own shape (see docs/compatibility.md, "Errors"):
  * - camera monitoring and everything else: `{"message", "code"}`, the spec's upload error shape;
  * - recognition (OCR, VIN, trailer, plates): `{"detail", "status_code", "code"}`, the shape the
  *   existing plate-reader clients parse (their 429 body is exactly this). */

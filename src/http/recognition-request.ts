@@ -19,7 +19,7 @@ export async function readRecognitionRequest(request: FastifyRequest, maxBytes: 
     const file = form.files.get('upload');
     if (file) source = { kind: 'bytes', bytes: file.bytes, filename: file.filename };
   } else if (request.body && typeof request.body === 'object') {
-    for (const [k, v] of Object.entries(request.body as Record<string, unknown>)) {
+    for (const [k, v] of Object.entries(request.body)) {
       const values = (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined && x !== null).map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x)));
       fields.set(k, values);
     }

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Kysely, UpdateObject } from 'kysely';
 import type { Database } from '../storage/db/schema.js';
-import { backoffMs, laneOf, LANE_NAMES, RetryLater, type JobHandlers, type JobKind, type JobLane } from './jobs.js';
+import { backoffMs, boundJob, laneOf, LANE_NAMES, RetryLater, type JobHandlers, type JobLane } from './jobs.js';
 import { countUnfinishedJobs, purgeFinishedJobs, type JobRunner } from './job-runner.js';
 import { OutboxRelay, RELAYED, type RelayedJobData } from './outbox-relay.js';
 
@@ -138,12 +138,10 @@ export class BullJobRunner implements JobRunner {
     // between the row update and BullMQ's completion) finds no row to claim.
     const row = await this.updateUnfinished(id, { status: 'running', attempts: attempt, locked_by: RUNNING_HERE, locked_until: Date.now() + this.leaseMs });
     if (!row) return;
-    const def = this.handlers[row.kind as JobKind];
+    const bound = boundJob(this.handlers, row.kind, row.payload);
     const context = { jobId: id, attempt, maxAttempts: row.max_attempts };
-    const payload = JSON.parse(row.payload) as unknown;
     try {
-      if (!def) throw new Error(`no handler for job kind ${row.kind}`);
-      await def.run(payload, context);
+      await bound.run(context);
     } catch (raw) {
       const err = raw instanceof Error ? raw : new Error(String(raw));
       if (err instanceof RetryLater) {
@@ -156,7 +154,7 @@ export class BullJobRunner implements JobRunner {
         await this.giveUp(id, err);
         throw new UnrecoverableError(err.message);
       }
-      await def?.onRetry?.(payload, err, context).catch((e) => this.options.onError?.(e, row.kind));
+      await bound.onRetry(err, context).catch((e) => this.options.onError?.(e, row.kind));
       await this.requeue(id, Date.now() + this.backoff(attempt), err.message, attempt);
       throw err; // BullMQ schedules the retry with the same backoff
     }
@@ -176,8 +174,7 @@ export class BullJobRunner implements JobRunner {
   private async giveUp(id: number, err: Error): Promise<void> {
     const row = await this.updateUnfinished(id, { status: 'failed', last_error: err.message, finished_at: Date.now(), locked_until: null });
     if (!row) return;
-    const def = this.handlers[row.kind as JobKind];
     const context = { jobId: id, attempt: row.attempts, maxAttempts: row.max_attempts };
-    await def?.onGiveUp?.(JSON.parse(row.payload) as unknown, err, context).catch((e) => this.options.onError?.(e, row.kind));
+    await boundJob(this.handlers, row.kind, row.payload).onGiveUp(err, context).catch((e) => this.options.onError?.(e, row.kind));
   }
 }

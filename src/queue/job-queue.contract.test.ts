@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../storage/db/database.js';
 import { BullJobRunner } from './bullmq-job-runner.js';
-import { JOB_KINDS, RetryLater, type JobContext, type JobHandlers } from './jobs.js';
+import { everyKind, tagged } from '../../test/helpers/jobs.js';
+import { RetryLater, type JobContext, type JobHandlers } from './jobs.js';
 import type { JobRunner } from './job-runner.js';
 import { SqlJobQueue, SqlJobRunner } from './sql-job-queue.js';
 
@@ -26,8 +27,9 @@ async function redisReachable(): Promise<boolean> {
 }
 const hasRedis = await redisReachable();
 
-type Handler = (payload: unknown, context: JobContext) => Promise<void>;
-type Hook = (payload: unknown, error: Error, context: JobContext) => Promise<void>;
+/** A test's handler of every kind of job: it gets the job's tag (test/helpers/jobs.ts). */
+type Handler = (tag: string, context: JobContext) => Promise<void>;
+type Hook = (tag: string, error: Error, context: JobContext) => Promise<void>;
 interface Hooks { onRetry?: Hook; onGiveUp?: Hook }
 type TestRunner = JobRunner & { abandon(): Promise<void> };
 type MakeRunner = (db: Db, queue: SqlJobQueue, handlers: JobHandlers, options: { concurrency: number; leaseMs: number; backoff: (n: number) => number }, prefix: string) => TestRunner & { close?(): Promise<void> };
@@ -102,7 +104,7 @@ for (const backend of backends) {
       ({ db, drop } = await openTestDb());
       prefix = `vigil-test-${process.pid}-${++counter}`;
       const queue = new SqlJobQueue(db);
-      const handlers = Object.fromEntries(JOB_KINDS.map((k) => [k, { run, ...options.hooks }])) as unknown as JobHandlers;
+      const handlers = everyKind({ run, ...options.hooks });
       const newRunner = () => {
         const r = backend.make(db, queue, handlers, { concurrency: options.concurrency ?? 2, leaseMs: options.leaseMs ?? 60_000, backoff: options.backoff ?? (() => 10) }, prefix);
         runners.push(r);
@@ -115,8 +117,8 @@ for (const backend of backends) {
 
     it('runs every job once, in order, and purges finished jobs', async () => {
       const seen: number[] = [];
-      const { queue, runner } = await setup(async (p) => void seen.push((p as { n: number }).n), { concurrency: 1 });
-      for (const n of [1, 2, 3]) await queue.enqueue('camera.analyze', { n });
+      const { queue, runner } = await setup(async (p) => void seen.push(Number(p)), { concurrency: 1 });
+      for (const n of [1, 2, 3]) await queue.enqueue('camera.analyze', tagged('camera.analyze', n));
       runner.start();
       await runner.drain(10_000);
       expect(seen).toEqual([1, 2, 3]);
@@ -127,13 +129,13 @@ for (const backend of backends) {
 
     it('never runs a job enqueued in a transaction that rolled back', async () => {
       const seen: string[] = [];
-      const { queue, runner } = await setup(async (p) => void seen.push((p as { id: string }).id));
+      const { queue, runner } = await setup(async (p) => void seen.push(p));
       runner.start();
       await expect(db.transaction().execute(async (trx) => {
-        await queue.within(trx).enqueue('camera.analyze', { id: 'rolled-back' });
+        await queue.within(trx).enqueue('camera.analyze', tagged('camera.analyze', 'rolled-back'));
         throw new Error('upload failed after the job was enqueued');
       })).rejects.toThrow('upload failed');
-      await db.transaction().execute((trx) => queue.within(trx).enqueue('camera.analyze', { id: 'committed' }));
+      await db.transaction().execute((trx) => queue.within(trx).enqueue('camera.analyze', tagged('camera.analyze', 'committed')));
       await runner.drain(10_000);
       await new Promise((r) => setTimeout(r, 200)); // room for a wrongly relayed job to run
       expect(seen).toEqual(['committed']);
@@ -151,7 +153,7 @@ for (const backend of backends) {
         backoff: (n) => 150 * n,
         hooks: { onRetry: async (_p, _e, c) => void retries.push(c.attempt), onGiveUp: async (_p, _e, c) => void givenUp.push(c.attempt) },
       });
-      await queue.enqueue('mail.send', {}, { maxAttempts: 3 });
+      await queue.enqueue('mail.send', tagged('mail.send', ''), { maxAttempts: 3 });
       runner.start();
       await runner.drain(10_000, 5_000);
       expect(at).toHaveLength(3);
@@ -168,7 +170,7 @@ for (const backend of backends) {
         at.push(Date.now());
         if (at.length < 3) throw new RetryLater(100);
       });
-      await queue.enqueue('webhook.deliver', {}, { maxAttempts: 1 });
+      await queue.enqueue('webhook.deliver', tagged('webhook.deliver', ''), { maxAttempts: 1 });
       runner.start();
       await runner.drain(10_000, 5_000);
       expect(at).toHaveLength(3);
@@ -186,11 +188,11 @@ for (const backend of backends) {
           firstStarted();
           return new Promise<void>(() => {}); // the worker dies during this run
         }
-        const key = `effect:${(p as { id: string }).id}`;
+        const key = `effect:${p}`;
         // Idempotent like every handler: a re-run finds the effect and stores nothing twice.
         await db.insertInto('settings').values({ key, value: String(runs) }).onConflict((oc) => oc.column('key').doNothing()).execute();
       }, { leaseMs: 1000 });
-      await queue.enqueue('camera.analyze', { id: 'upload-1' });
+      await queue.enqueue('camera.analyze', tagged('camera.analyze', 'upload-1'));
       runner.start();
       await started;
       await runner.abandon(); // as SIGKILL: no completion, the lease or lock is left to expire
@@ -207,14 +209,14 @@ for (const backend of backends) {
       let release!: () => void;
       const hanging = new Promise<void>((r) => (release = r));
       const { queue, runner } = await setup(async (p) => {
-        const id = (p as { id: string }).id;
+        const id = p;
         if (id.startsWith('hang')) await hanging; // a webhook target that never answers
         seen.push(id);
       }, { concurrency: 1 });
-      await queue.enqueue('webhook.deliver', { id: 'hang-1' });
-      await queue.enqueue('webhook.deliver', { id: 'hang-2' });
-      await queue.enqueue('camera.analyze', { id: 'analysis-1' });
-      await queue.enqueue('camera.analyze', { id: 'analysis-2' });
+      await queue.enqueue('webhook.deliver', tagged('webhook.deliver', 'hang-1'));
+      await queue.enqueue('webhook.deliver', tagged('webhook.deliver', 'hang-2'));
+      await queue.enqueue('camera.analyze', tagged('camera.analyze', 'analysis-1'));
+      await queue.enqueue('camera.analyze', tagged('camera.analyze', 'analysis-2'));
       runner.start();
       const deadline = Date.now() + 5000;
       while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -228,17 +230,17 @@ for (const backend of backends) {
     it('stops gracefully: a job in flight finishes, nothing new starts until started again', async () => {
       const seen: string[] = [];
       const { queue, runner, newRunner } = await setup(async (p) => {
-        const id = (p as { id: string }).id;
+        const id = p;
         if (id === 'slow') await new Promise((r) => setTimeout(r, 300));
         seen.push(id);
       });
-      await queue.enqueue('camera.analyze', { id: 'slow' });
+      await queue.enqueue('camera.analyze', tagged('camera.analyze', 'slow'));
       runner.start();
       while ((await jobRows())[0]?.status !== 'running') await new Promise((r) => setTimeout(r, 10));
       await runner.stop();
       expect(seen).toEqual(['slow']);
       expect((await jobRows())[0]?.status).toBe('done');
-      await queue.enqueue('camera.analyze', { id: 'after-stop' });
+      await queue.enqueue('camera.analyze', tagged('camera.analyze', 'after-stop'));
       await new Promise((r) => setTimeout(r, 300));
       expect(seen).toEqual(['slow']);
       const restarted = newRunner();
@@ -254,10 +256,10 @@ describe.skipIf(!hasRedis)(`BullMQ outbox relay on ${onPostgres ? 'PostgreSQL' :
     const { db, drop } = await openTestDb();
     const prefix = `vigil-test-${process.pid}-${++counter}`;
     let runs = 0;
-    const handlers = Object.fromEntries(JOB_KINDS.map((k) => [k, { run: async () => void runs++ }])) as unknown as JobHandlers;
+    const handlers = everyKind({ run: async () => void runs++ });
     const runner = new BullJobRunner(db, handlers, { redisUrl: REDIS, queueName: 'jobs', prefix, concurrency: 2, pollMs: 100 });
     try {
-      await new SqlJobQueue(db).enqueue('camera.analyze', { id: 1 });
+      await new SqlJobQueue(db).enqueue('camera.analyze', tagged('camera.analyze', 1));
       expect(await runner.relay.relayOnce()).toBe(1);
       await db.updateTable('jobs').set({ locked_by: null }).execute(); // the first relay's mark never landed
       expect(await runner.relay.relayOnce()).toBe(1);
@@ -279,11 +281,11 @@ describe.skipIf(!hasRedis)(`BullMQ after Redis lost its data, on ${onPostgres ? 
     const { db, drop } = await openTestDb();
     const prefix = `vigil-test-${process.pid}-${++counter}`;
     const seen: number[] = [];
-    const handlers = Object.fromEntries(JOB_KINDS.map((k) => [k, { run: async (p: unknown) => void seen.push((p as { n: number }).n) }])) as unknown as JobHandlers;
+    const handlers = everyKind({ run: async (p) => void seen.push(Number(p)) });
     const runner = new BullJobRunner(db, handlers, { redisUrl: REDIS, queueName: 'jobs', prefix, concurrency: 2, pollMs: 100, leaseMs: 1000 });
     try {
       const queue = new SqlJobQueue(db);
-      for (const n of [1, 2]) await queue.enqueue('camera.analyze', { n });
+      for (const n of [1, 2]) await queue.enqueue('camera.analyze', tagged('camera.analyze', n));
       expect(await runner.relay.relayOnce()).toBe(2);
       await backends[1]!.cleanup!(prefix); // Redis restarted without persistence
       runner.start();
@@ -306,19 +308,19 @@ describe.skipIf(!hasRedis)(`BullMQ poison job, on ${onPostgres ? 'PostgreSQL' : 
     const givenUp: string[] = [];
     let started!: () => void;
     const firstRun = new Promise<void>((r) => (started = r));
-    const handlers = Object.fromEntries(JOB_KINDS.map((k) => [k, {
+    const handlers = everyKind({
       run: async () => {
         runs++;
         started();
         return new Promise<void>(() => {}); // never returns: its worker dies
       },
-      onGiveUp: async (_p: unknown, err: Error) => void givenUp.push(err.message),
-    }])) as unknown as JobHandlers;
+      onGiveUp: async (_p, err) => void givenUp.push(err.message),
+    });
     const options = { redisUrl: REDIS, queueName: 'jobs', prefix, concurrency: 1, pollMs: 100, leaseMs: 1000, maxStalls: 0 };
     const first = new BullJobRunner(db, handlers, options);
     const second = new BullJobRunner(db, handlers, options);
     try {
-      await new SqlJobQueue(db).enqueue('camera.analyze', {});
+      await new SqlJobQueue(db).enqueue('camera.analyze', tagged('camera.analyze', ''));
       first.start();
       await firstRun;
       await first.abandon();

@@ -1,6 +1,46 @@
-/** Every kind of background job, named noun.verb. Each has exactly one handler (checked at start). */
-export const JOB_KINDS = ['camera.analyze', 'alert.dispatch', 'webhook.deliver', 'mail.send'] as const;
-export type JobKind = (typeof JOB_KINDS)[number];
+import { z } from 'zod';
+
+const deliveryRef = z.object({ kind: z.literal('alert'), id: z.number().int() });
+
+/** Every kind of background job, named noun.verb, and what its job carries: one map, so
+ * `enqueue` takes only the payload of its kind, and a handler gets only a payload that passed
+ * its kind's schema when the job was stored and again when it is run (a row written by another
+ * version, or edited by hand, fails its job with a clear error instead of reaching a handler
+ * half-formed). Each kind has exactly one handler (checked at start). */
+export const JOB_PAYLOADS = {
+  'camera.analyze': z.object({ cameraId: z.number().int(), imageId: z.number().int(), uploadedAt: z.number() }),
+  'alert.dispatch': z.object({ alertId: z.number().int() }),
+  /** Small: the image of a multipart delivery is read from storage when the job runs.
+   * `deliveryId` is the same for every attempt, so receivers can drop duplicates. */
+  'webhook.deliver': z.object({
+    webhookId: z.number().int(),
+    deliveryId: z.string(),
+    event: z.string(),
+    body: z.unknown(),
+    ref: deliveryRef.optional(),
+    multipartImageId: z.number().int().optional(),
+  }),
+  /** The whole message, so a worker needs nothing else. */
+  'mail.send': z.object({
+    message: z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string().optional() }),
+    ref: deliveryRef.optional(),
+  }),
+};
+export type JobKind = keyof typeof JOB_PAYLOADS;
+export type JobPayload<K extends JobKind> = z.infer<(typeof JOB_PAYLOADS)[K]>;
+export const JOB_KINDS = Object.keys(JOB_PAYLOADS) as JobKind[];
+
+/** The same map seen per kind, so a generic kind's schema parses to that kind's payload. */
+const SCHEMAS: { [K in JobKind]: z.ZodType<JobPayload<K>> } = JOB_PAYLOADS;
+
+export const isJobKind = (kind: string): kind is JobKind => Object.hasOwn(JOB_PAYLOADS, kind);
+
+/** The payload of a `kind` job, checked against its schema (at enqueue and before a run). */
+export function checkedPayload<K extends JobKind>(kind: K, payload: unknown): JobPayload<K> {
+  const parsed = SCHEMAS[kind].safeParse(payload);
+  if (!parsed.success) throw new Error(`invalid ${kind} job payload: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'} ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
 
 /** Jobs run in lanes with their own slots, so slow deliveries (a webhook target that hangs until
  * its timeout, an SMTP server that crawls) never hold up camera analyses, and the reverse. */
@@ -22,18 +62,49 @@ export interface JobContext {
   maxAttempts: number;
 }
 
-export type JobHandler = (payload: unknown, context: JobContext) => Promise<void>;
-
-export interface JobHandlerDefinition {
-  run: JobHandler;
+export interface JobHandlerDefinition<K extends JobKind> {
+  run: (payload: JobPayload<K>, context: JobContext) => Promise<void>;
   /** Called once when the last attempt failed, to record the failure where users see it. */
-  onGiveUp?: (payload: unknown, error: Error, context: JobContext) => Promise<void>;
+  onGiveUp?: (payload: JobPayload<K>, error: Error, context: JobContext) => Promise<void>;
   /** Called before each retry is scheduled. */
-  onRetry?: (payload: unknown, error: Error, context: JobContext) => Promise<void>;
+  onRetry?: (payload: JobPayload<K>, error: Error, context: JobContext) => Promise<void>;
   maxAttempts?: number;
 }
 
-export type JobHandlers = Record<JobKind, JobHandlerDefinition>;
+export type JobHandlers = { [K in JobKind]: JobHandlerDefinition<K> };
+
+/** A stored job bound to its handler: what the runners call. */
+export interface BoundJob {
+  run(context: JobContext): Promise<void>;
+  onGiveUp(error: Error, context: JobContext): Promise<void>;
+  onRetry(error: Error, context: JobContext): Promise<void>;
+}
+
+function bind<K extends JobKind>(handlers: JobHandlers, kind: K, payload: unknown): BoundJob {
+  const def = handlers[kind];
+  const checked = () => checkedPayload(kind, payload);
+  return {
+    run: (context) => def.run(checked(), context),
+    onGiveUp: async (error, context) => def.onGiveUp?.(checked(), error, context),
+    onRetry: async (error, context) => def.onRetry?.(checked(), error, context),
+  };
+}
+
+/** The handler of a stored job (its kind and JSON payload as the jobs table holds them); a
+ * kind without a handler, or a payload that is not JSON, fails when it runs. */
+export function boundJob(handlers: JobHandlers, kind: string, payloadJson: string): BoundJob {
+  const fail = async () => {
+    throw new Error(`no handler for job kind ${kind}`);
+  };
+  if (!isJobKind(kind)) return { run: fail, onGiveUp: async () => undefined, onRetry: async () => undefined };
+  let payload: unknown;
+  try {
+    payload = JSON.parse(payloadJson);
+  } catch {
+    payload = undefined; // the schema check names it when the job runs
+  }
+  return bind(handlers, kind, payload);
+}
 
 export interface EnqueueOptions {
   runAt?: number;
@@ -42,7 +113,7 @@ export interface EnqueueOptions {
 
 /** The job port: the service side only enqueues. */
 export interface JobQueue {
-  enqueue(kind: JobKind, payload: unknown, options?: EnqueueOptions): Promise<number>;
+  enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options?: EnqueueOptions): Promise<number>;
 }
 
 /** Thrown by a handler to be retried after a chosen delay, without counting as an error. */
@@ -57,7 +128,7 @@ export function backoffMs(attempt: number): number {
   return Math.min(3_600_000, 2000 * 2 ** Math.max(0, attempt - 1));
 }
 
-export function assertHandlersComplete(handlers: Partial<Record<string, JobHandlerDefinition>>): asserts handlers is JobHandlers {
+export function assertHandlersComplete(handlers: Partial<Record<string, unknown>>): asserts handlers is JobHandlers {
   const missing = JOB_KINDS.filter((k) => !handlers[k]);
   const unknown = Object.keys(handlers).filter((k) => !(JOB_KINDS as readonly string[]).includes(k));
   if (missing.length || unknown.length) {

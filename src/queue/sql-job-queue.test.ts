@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type Db } from '../storage/db/database.js';
-import { JOB_KINDS, RetryLater, type JobHandlers } from './jobs.js';
+import { everyKind, tagged } from '../../test/helpers/jobs.js';
+import { RetryLater } from './jobs.js';
 import { SqlJobQueue, SqlJobRunner } from './sql-job-queue.js';
 
 describe('SQL job queue', () => {
@@ -11,19 +12,19 @@ describe('SQL job queue', () => {
     await db.destroy();
   });
 
-  async function setup(run: (payload: unknown, attempt: number) => Promise<void>, concurrency = 2) {
+  async function setup(run: (tag: string, attempt: number) => Promise<void>, concurrency = 2) {
     db = openDatabase({ kind: 'sqlite', file: ':memory:' });
     await migrateToLatest(db);
     const queue = new SqlJobQueue(db);
-    const handlers = Object.fromEntries(JOB_KINDS.map((k) => [k, { run: (p: unknown, c: { attempt: number }) => run(p, c.attempt) }])) as unknown as JobHandlers;
+    const handlers = everyKind({ run: (tag, c) => run(tag, c.attempt) });
     runner = new SqlJobRunner(db, queue, handlers, { concurrency, backoff: () => 10, pollMs: 20 });
     return queue;
   }
 
   it('runs every job once, in order of due time', async () => {
     const seen: number[] = [];
-    const queue = await setup(async (p) => void seen.push((p as { n: number }).n), 1);
-    for (const n of [1, 2, 3]) await queue.enqueue('camera.analyze', { n });
+    const queue = await setup(async (p) => void seen.push(Number(p)), 1);
+    for (const n of [1, 2, 3]) await queue.enqueue('camera.analyze', tagged('camera.analyze', n));
     runner!.start();
     await runner!.drain();
     expect(seen).toEqual([1, 2, 3]);
@@ -37,7 +38,7 @@ describe('SQL job queue', () => {
       attempts.push(attempt);
       throw new Error(`boom ${attempt}`);
     });
-    await queue.enqueue('mail.send', {}, { maxAttempts: 3 });
+    await queue.enqueue('mail.send', tagged('mail.send', ''), { maxAttempts: 3 });
     runner!.start();
     await runner!.drain(5000, 1000);
     expect(attempts).toEqual([1, 2, 3]);
@@ -49,7 +50,7 @@ describe('SQL job queue', () => {
     const queue = await setup(async () => {
       if (++calls < 3) throw new RetryLater(5);
     });
-    await queue.enqueue('mail.send', {}, { maxAttempts: 1 });
+    await queue.enqueue('mail.send', tagged('mail.send', ''), { maxAttempts: 1 });
     runner!.start();
     await runner!.drain(5000, 1000);
     expect(calls).toBe(3);
@@ -58,13 +59,33 @@ describe('SQL job queue', () => {
 
   it('takes over a job whose lease expired (its worker died) and purges old finished jobs', async () => {
     const seen: string[] = [];
-    const queue = await setup(async (p) => void seen.push((p as { id: string }).id));
-    const id = await queue.enqueue('camera.analyze', { id: 'orphan' });
+    const queue = await setup(async (p) => void seen.push(p));
+    const id = await queue.enqueue('camera.analyze', tagged('camera.analyze', 'orphan'));
     await db.updateTable('jobs').set({ status: 'running', attempts: 1, locked_until: Date.now() - 1, locked_by: 'dead-worker' }).where('id', '=', id).execute();
     runner!.start();
     await runner!.drain();
     expect(seen).toEqual(['orphan']);
     expect(await runner!.purgeFinished(Date.now() + 1)).toBe(1);
     expect(await db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('refuses a payload that is not its kind\'s at enqueue, and stores nothing', async () => {
+    const queue = await setup(async () => undefined);
+    // A caller that escaped the types (JSON from elsewhere): the schema still stands.
+    const loose: unknown = { cameraId: 1, imageId: 'seven', uploadedAt: 0 };
+    await expect(queue.enqueue('camera.analyze', loose as never)).rejects.toThrow('invalid camera.analyze job payload: imageId');
+    expect(await db.selectFrom('jobs').selectAll().execute()).toEqual([]);
+  });
+
+  it('fails a stored job whose payload no longer fits its kind, without calling its handler', async () => {
+    const seen: string[] = [];
+    const queue = await setup(async (p) => void seen.push(p));
+    const id = await queue.enqueue('alert.dispatch', tagged('alert.dispatch', 'edited'), { maxAttempts: 1 });
+    await db.updateTable('jobs').set({ payload: '{"alert":7}' }).where('id', '=', id).execute();
+    runner!.start();
+    await runner!.drain(5000, 1000);
+    expect(seen).toEqual([]);
+    expect(await db.selectFrom('jobs').select(['status', 'last_error']).executeTakeFirst())
+      .toEqual({ status: 'failed', last_error: expect.stringMatching(/^invalid alert\.dispatch job payload: alertId/) });
   });
 });

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../storage/db/schema.js';
 import { dialectOf } from '../storage/db/dialect.js';
 import { countUnfinishedJobs, purgeFinishedJobs, type JobRunner } from './job-runner.js';
-import { backoffMs, JOB_LANES, LANE_NAMES, RetryLater, type EnqueueOptions, type JobHandlers, type JobKind, type JobLane, type JobQueue } from './jobs.js';
+import { backoffMs, boundJob, checkedPayload, JOB_LANES, LANE_NAMES, RetryLater, type EnqueueOptions, type JobHandlers, type JobKind, type JobLane, type JobPayload, type JobQueue } from './jobs.js';
 
 type DbOrTrx = Kysely<Database> | Transaction<Database>;
 
@@ -21,7 +21,7 @@ export class SqlJobQueue implements JobQueue {
     return { enqueue: (kind, payload, options) => this.insert(trx, kind, payload, options) };
   }
 
-  enqueue(kind: JobKind, payload: unknown, options?: EnqueueOptions): Promise<number> {
+  enqueue<K extends JobKind>(kind: K, payload: JobPayload<K>, options?: EnqueueOptions): Promise<number> {
     return this.insert(this.db, kind, payload, options);
   }
 
@@ -36,7 +36,8 @@ export class SqlJobQueue implements JobQueue {
     for (const l of this.listeners) l();
   }
 
-  private async insert(db: DbOrTrx, kind: JobKind, payload: unknown, options: EnqueueOptions = {}): Promise<number> {
+  private async insert<K extends JobKind>(db: DbOrTrx, kind: K, payload: JobPayload<K>, options: EnqueueOptions = {}): Promise<number> {
+    checkedPayload(kind, payload);
     const now = Date.now();
     const row = await db
       .insertInto('jobs')
@@ -191,12 +192,10 @@ export class SqlJobRunner implements JobRunner {
       return false;
     }
     if (!job) return false;
-    const def = this.handlers[job.kind as JobKind];
+    const bound = boundJob(this.handlers, job.kind, job.payload);
     const context = { jobId: job.id, attempt: job.attempts, maxAttempts: job.max_attempts };
-    const payload = JSON.parse(job.payload) as unknown;
     try {
-      if (!def) throw new Error(`no handler for job kind ${job.kind}`);
-      await def.run(payload, context);
+      await bound.run(context);
       await this.finish(job.id, 'done', null);
     } catch (raw) {
       const err = raw instanceof Error ? raw : new Error(String(raw));
@@ -204,10 +203,10 @@ export class SqlJobRunner implements JobRunner {
         await this.reschedule(job.id, Date.now() + err.delayMs, err.message, true);
       } else if (job.attempts >= job.max_attempts) {
         this.options.onError?.(err, job.kind);
-        await def?.onGiveUp?.(payload, err, context).catch((e) => this.options.onError?.(e, job.kind));
+        await bound.onGiveUp(err, context).catch((e) => this.options.onError?.(e, job.kind));
         await this.finish(job.id, 'failed', err.message);
       } else {
-        await def?.onRetry?.(payload, err, context).catch((e) => this.options.onError?.(e, job.kind));
+        await bound.onRetry(err, context).catch((e) => this.options.onError?.(e, job.kind));
         await this.reschedule(job.id, Date.now() + (this.options.backoff ?? backoffMs)(job.attempts), err.message, false);
       }
     }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CameraAnalyzer } from '../../src/services/camera-monitoring/camera-analyzer.port.js';
+import type { CameraAnalyzer } from '../../src/vision/camera-health/types.js';
 import { sceneJpeg } from '../fixtures/images.js';
 import { startHttpReceiver, type HttpReceiver } from '../helpers/http-receiver.js';
 import { multipartBody } from '../helpers/multipart.js';

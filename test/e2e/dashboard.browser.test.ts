@@ -4,7 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setAccountPassword } from '../../src/services/dashboard/index.js';
-import type { PlateReader } from '../../src/services/recognition/plate-reader.port.js';
+import type { PlateReader } from '../../src/vision/plates/plate.types.js';
 import { sceneJpeg } from '../fixtures/images.js';
 import { textImage } from '../fixtures/text-images.js';
 import { startHttpReceiver, type HttpReceiver } from '../helpers/http-receiver.js';

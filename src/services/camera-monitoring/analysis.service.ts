@@ -1,3 +1,4 @@
+import type { JobPayload } from '../../queue/jobs.js';
 import { classifyScores, confirmObstruction, DEFAULT_REVIEW_BAND, DEFAULT_THRESHOLDS, type AnomalyScores, type Thresholds } from '../../domain/camera-health.js';
 import type { LogStatus } from '../../domain/camera-status.js';
 import type { CameraLogRepository, CameraLogRow } from '../../storage/repositories/camera-log.repository.js';
@@ -5,13 +6,10 @@ import type { CameraRepository, CameraRow } from '../../storage/repositories/cam
 import { ImageDecodeError, probeImage } from '../../vision/image/decode.js';
 import type { ImageService } from '../images.service.js';
 import type { AlertService } from './alerts.service.js';
-import type { CameraAnalyzer } from './camera-analyzer.port.js';
+import type { CameraAnalyzer } from '../../vision/camera-health/types.js';
 
-export interface AnalyzeJob {
-  cameraId: number;
-  imageId: number;
-  uploadedAt: number;
-}
+/** What a `camera.analyze` job carries (queue/jobs.ts). */
+export type AnalyzeJob = JobPayload<'camera.analyze'>;
 
 /** Smallest side an image must have to be analysed (also as a first reference). */
 const MIN_SIDE = 64;

@@ -1,12 +1,9 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { JobHandlerDefinition, JobQueue } from '../../queue/jobs.js';
+import type { JobHandlerDefinition, JobPayload, JobQueue } from '../../queue/jobs.js';
 import type { DeliveryRef, Mailer, MailMessage, OnDelivered } from '../notifications/ports.js';
 
-/** What a `mail.send` job carries: the whole message, so a worker needs nothing else. */
-export interface MailSendPayload {
-  message: MailMessage;
-  ref?: DeliveryRef;
-}
+/** What a `mail.send` job carries (queue/jobs.ts). */
+export type MailSendPayload = JobPayload<'mail.send'>;
 
 export interface MailServiceOptions {
   /** `config.mail.smtpUrl`; mail is off without it. */
@@ -46,13 +43,12 @@ export class MailService implements Mailer {
   }
 
   /** The `mail.send` job handler. A failure throws so the runner retries with backoff. */
-  handler(): JobHandlerDefinition {
+  handler(): JobHandlerDefinition<'mail.send'> {
     return {
       maxAttempts: this.maxAttempts,
-      run: async (payload) => {
+      run: async (p) => {
         // Enqueued while mail was configured, run by a process where it is not: nothing to do.
         if (!this.enabled) return;
-        const p = payload as MailSendPayload;
         await this.send(p.message);
         if (p.ref) await this.options.onDelivered(p.ref);
       },

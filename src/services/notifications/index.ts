@@ -24,7 +24,7 @@ export interface Notifications {
   mail: MailService;
   /** The SSRF-safe client for every user-given URL (webhooks, `upload_url`). */
   fetch: SafeFetch;
-  handlers: { 'webhook.deliver': JobHandlerDefinition; 'mail.send': JobHandlerDefinition };
+  handlers: { 'webhook.deliver': JobHandlerDefinition<'webhook.deliver'>; 'mail.send': JobHandlerDefinition<'mail.send'> };
   /** Closes the SMTP connection. */
   close(): void;
 }

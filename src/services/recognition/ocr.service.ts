@@ -5,7 +5,7 @@ import type { ImageService } from '../images.service.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
 import { countedRecognition } from './counted-call.js';
-import type { OcrType, TextReading, TextRecognizer } from './text-recognizer.port.js';
+import type { OcrType, TextReading, TextRecognizer } from '../../vision/ocr/ocr.types.js';
 
 /** Types whose results carry no orientation (spec: absent for these). */
 const WITHOUT_ORIENTATION: ReadonlySet<OcrType> = new Set(['odometer', 'shipping_container', 'boat_reg_number']);

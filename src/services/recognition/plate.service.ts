@@ -4,7 +4,7 @@ import type { ImageService } from '../images.service.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
 import { countedRecognition } from './counted-call.js';
-import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from './plate-reader.port.js';
+import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from '../../vision/plates/plate.types.js';
 import { RESULT_VERSION } from './ocr.service.js';
 
 export interface PlateCall {
@@ -32,7 +32,7 @@ export class PlateService {
     private readonly options: { maxPixels: number },
   ) {}
 
-  async read(account: AccountRow, call: PlateCall, style: 'hosted' | 'onprem'): Promise<Record<string, unknown>> {
+  async read(account: AccountRow, call: PlateCall, style: 'hosted' | 'onprem'): Promise<PlateAnswer> {
     if (!account.features.includes('plate-reader')) throw errors.forbidden('Plate recognition is not enabled for this account.', 'feature_disabled');
     const { value: found, ms } = await countedRecognition(
       this.usage,
@@ -48,8 +48,18 @@ export class PlateService {
   }
 }
 
-/** The reader response existing clients parse (compatibility.md), hosted or on-premise style. */
-export function plateResponse(call: Omit<PlateCall, 'image'>, found: PlateReadResult, ms: number, style: 'hosted' | 'onprem', now = new Date()): Record<string, unknown> {
+/** The reader response existing clients parse (compatibility.md). */
+export interface PlateAnswer {
+  processing_time: number;
+  results: Array<ReturnType<typeof plateResult>> | ReturnType<typeof vehicleModeResults>;
+  filename: string;
+  version: number;
+  camera_id: string | null;
+  timestamp: string;
+}
+
+/** The reader response, hosted or on-premise style. */
+export function plateResponse(call: Omit<PlateCall, 'image'>, found: PlateReadResult, ms: number, style: 'hosted' | 'onprem', now = new Date()): PlateAnswer {
   return {
     processing_time: ms,
     results: call.vehicleMode ? vehicleModeResults(found, call.options.mmc) : found.plates.map((p) => plateResult(p, call.options.mmc)),

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import type { JobHandlerDefinition, JobQueue } from '../../queue/jobs.js';
+import type { JobHandlerDefinition, JobPayload, JobQueue } from '../../queue/jobs.js';
 import type { AccountRepository } from '../../storage/repositories/account.repository.js';
 import type { WebhookDeliveryRow, WebhookRepository, WebhookRow } from '../../storage/repositories/webhook.repository.js';
 import { errors } from '../errors.js';
@@ -7,17 +7,8 @@ import type { DeliveryRef, Mailer, OnDelivered, WebhookFamily, WebhookNotifier }
 import { WEBHOOK_FAMILIES, WEBHOOK_FORMATS, type WebhookFormat } from '../notifications/ports.js';
 import { OutboundError, type SafeFetch } from '../outbound/safe-fetch.js';
 
-/** What a `webhook.deliver` job carries. Small: the image of a multipart delivery is read from
- * storage when the job runs. `deliveryId` is the same for every attempt, so receivers can
- * drop duplicates. */
-export interface WebhookDeliverPayload {
-  webhookId: number;
-  deliveryId: string;
-  event: string;
-  body: unknown;
-  ref?: DeliveryRef;
-  multipartImageId?: number;
-}
+/** What a `webhook.deliver` job carries (queue/jobs.ts). */
+export type WebhookDeliverPayload = JobPayload<'webhook.deliver'>;
 
 export interface WebhookServiceOptions {
   webhooks: WebhookRepository;
@@ -131,8 +122,8 @@ export class WebhookService implements WebhookNotifier {
   }
 
   /** The `webhook.deliver` job handler. */
-  handler(): JobHandlerDefinition {
-    return { maxAttempts: this.o.maxAttempts, run: (payload, context) => this.deliver(payload as WebhookDeliverPayload, context.attempt) };
+  handler(): JobHandlerDefinition<'webhook.deliver'> {
+    return { maxAttempts: this.o.maxAttempts, run: (payload, context) => this.deliver(payload, context.attempt) };
   }
 
   async deliver(p: WebhookDeliverPayload, attempt: number): Promise<void> {

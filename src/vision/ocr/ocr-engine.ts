@@ -39,8 +39,7 @@ export interface OcrEngine {
 
 export interface OcrEngineOptions extends OnnxSessionOptions {
   /** Recogniser sessions on worker threads of their own, beside the one on the calling thread
-   * (0: the calling thread's session alone, with `intraOpNumThreads`). Default:
-   * OCR_RECOGNIZER_THREADS, else 0. */
+   * (0, the default: the calling thread's session alone, with `intraOpNumThreads`). */
   recognizerThreads?: number;
 }
 
@@ -48,13 +47,10 @@ export interface OcrEngineOptions extends OnnxSessionOptions {
  * 5-10% less CPU per photo, but on the 2-core machine 5-15% more time per plate photo in
  * alternating rounds, so by default the recogniser stays on the calling thread; a machine that
  * runs many photos at once and is short of CPU rather than of latency can turn them on. */
-export function defaultRecognizerThreads(env = process.env.OCR_RECOGNIZER_THREADS): number {
-  const asked = env === undefined || env === '' ? NaN : Number(env);
-  return Number.isInteger(asked) && asked >= 0 ? asked : 0;
-}
+const DEFAULT_RECOGNIZER_THREADS = 0;
 
 async function createRecognizer(options: OcrEngineOptions): Promise<ModelRunner> {
-  const workers = options.recognizerThreads ?? defaultRecognizerThreads();
+  const workers = options.recognizerThreads ?? DEFAULT_RECOGNIZER_THREADS;
   if (workers === 0) return inThreadRunner(await createOnnxSession(OCR_MODEL_FILES.recognition, options));
   // One intra-op thread per session: the sessions themselves fill the cores.
   const local = await createOnnxSession(OCR_MODEL_FILES.recognition, { ...options, intraOpNumThreads: 1 });

@@ -1,4 +1,4 @@
-import type { Box } from '../../services/recognition/plate-reader.port.js';
+import type { Box } from './plate.types.js';
 import { quadBounds, quadCentre, quadSize } from '../image/quad.js';
 import { textBounds } from './plate-box.js';
 import type { PlateCandidate, Quad } from './plate.types.js';

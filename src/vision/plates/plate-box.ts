@@ -1,4 +1,4 @@
-import type { Box } from '../../services/recognition/plate-reader.port.js';
+import type { Box } from './plate.types.js';
 import { quadBounds } from '../image/quad.js';
 import type { Quad } from './plate.types.js';
 

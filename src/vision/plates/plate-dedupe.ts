@@ -1,4 +1,4 @@
-import type { Box } from '../../services/recognition/plate-reader.port.js';
+import type { Box } from './plate.types.js';
 
 const area = (b: Box) => Math.max(0, b.xmax - b.xmin) * Math.max(0, b.ymax - b.ymin);
 

@@ -1,4 +1,4 @@
-import type { Box } from '../../services/recognition/plate-reader.port.js';
+import type { Box } from './plate.types.js';
 
 /**
  * Whether a seven-character number is drawn in a wide font, as Brazil's grey plates and

@@ -1,6 +1,6 @@
 import type { RawImage } from '../image/decode.js';
 import { quadSize } from '../image/quad.js';
-import type { Box } from '../../services/recognition/plate-reader.port.js';
+import type { Box } from './plate.types.js';
 import { regionFromLegend } from '../../domain/plates/plate-legends.js';
 import { bestRegionFit } from '../../domain/plates/region-fit.js';
 import { countryOf } from '../../domain/plates/region-templates.js';

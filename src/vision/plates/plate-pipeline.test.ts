@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
+import type { PlateReadOptions } from './plate.types.js';
 import { bestOfViews, completions, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
 import { parsePlateSearch } from './plate-search.js';
 import type { Quad } from './plate.types.js';
@@ -288,7 +288,7 @@ describe('a photo with several cars', () => {
 
   it('stops at the near car\'s sure plate when the server is set to (PLATE_SEARCH=first-sure)', async () => {
     const { ocr, read } = twoCarsOcr();
-    const res = await createPlatePipeline(ocr, undefined, 'first-sure').read(blank(1280, 720), options());
+    const res = await createPlatePipeline(ocr, { search: 'first-sure' }).read(blank(1280, 720), options());
     expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
     expect(read).toEqual(['ABC1234']);
   });

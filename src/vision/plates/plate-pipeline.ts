@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { quadSize } from '../image/quad.js';
 import { isVehicleBadge } from '../../domain/plates/vehicle-badges.js';
-import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
+import type { Box, PlateReading, PlateReadOptions, PlateReadResult } from './plate.types.js';
 import { candidatesToRead, type DetectedText, fillsPlateCrop } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { extendToInk } from './line-extension.js';
@@ -182,7 +182,19 @@ export interface PlatePipeline {
  * grammars pick each reading. */
 type RankedPlate = PlateReading & { rank: number; lineHeight: number; textBox: Box; matched: boolean; weakest: number };
 
-export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder, search: PlateSearch = 'every-plate'): PlatePipeline {
+export interface PlatePipelineOptions {
+  /** Vehicle boxes for strict detection and mmc. */
+  vehicles?: VehicleFinder;
+  /** Whether regular mode looks for more plates after a sure one (default every-plate). */
+  search?: PlateSearch;
+  /** What reads the candidate lines: Vigil's trained plate reader (plate-text-model.ts), or,
+   * by default, the OCR engine's general recogniser. Legends are read by the OCR engine either
+   * way: they are words, not plate numbers. */
+  reader?: CropRecognizer;
+}
+
+export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
+  const { vehicles: vehicleFinder, search = 'every-plate', reader = ocr } = pipelineOptions;
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
    * every candidate re-read from full-resolution pixels and scored by the grammars. */
   async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<RankedPlate[]> {
@@ -239,7 +251,7 @@ export function createPlatePipeline(ocr: PlateOcr, vehicleFinder?: VehicleFinder
       const plateLike = fullLength(chars).some((r) => r.matched);
       return plateLike || (!mode.secondLookPlateLikeOnly && !all.some((o) => o !== chars && settled(o)));
     };
-    const readings = await rereadCandidates(image, candidates, ocr, { padding: mode.readPadding, secondLook });
+    const readings = await rereadCandidates(image, candidates, reader, { padding: mode.readPadding, secondLook });
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
     const plates: RankedPlate[] = [];
     for (const { candidate, views } of readings) {

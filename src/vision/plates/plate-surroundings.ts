@@ -1,4 +1,4 @@
-import type { Box } from '../../services/recognition/plate-reader.port.js';
+import type { Box } from './plate.types.js';
 import { overlapRatio } from './plate-dedupe.js';
 
 /** Around a plate read surely: its plate's small print (state name, slogan, dealer frame,

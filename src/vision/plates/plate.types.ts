@@ -15,3 +15,63 @@ export interface PlateCandidate {
 }
 
 export type PlateMode = 'normal' | 'fast' | 'redaction';
+
+/** What plate reading produces, and the reader as the plate service calls it. */
+
+export type VehicleType = 'Big Truck' | 'Bus' | 'Motorcycle' | 'Pickup Truck' | 'Sedan' | 'SUV' | 'Van' | 'Unknown';
+export const VEHICLE_COLOURS = ['black', 'blue', 'brown', 'green', 'red', 'silver', 'white', 'yellow', 'unknown'] as const;
+
+export interface Box {
+  xmin: number;
+  ymin: number;
+  xmax: number;
+  ymax: number;
+}
+
+export interface PlateReadOptions {
+  /** Region codes that guide the reading (`us-ca`, `br`, `gb`). */
+  regions: string[];
+  /** Only readings matching a template of `regions`. */
+  strictRegion: boolean;
+  /** Regular expressions that guide the reading. */
+  textFormats: string[];
+  /** `fast`: one detection pass at lower resolution; `redaction`: favour recall. */
+  mode: 'normal' | 'fast' | 'redaction';
+  /** Detection score floor. */
+  thresholdD: number;
+  /** Reading score floor. */
+  thresholdO: number;
+  /** Drop plates that are not on a vehicle. */
+  strictDetection: boolean;
+  /** Colour, orientation and make/model of the vehicle. */
+  mmc: boolean;
+}
+
+export interface PlateReading {
+  box: Box;
+  /** Lower case, no spaces. */
+  plate: string;
+  region: { code: string; score: number };
+  score: number;
+  candidates: Array<{ plate: string; score: number }>;
+  dscore: number;
+  vehicle: { type: VehicleType; score: number; box: Box } | undefined;
+  color?: Array<{ color: string; score: number }>;
+  orientation?: Array<{ orientation: 'Front' | 'Rear' | 'Unknown'; score: number }>;
+}
+
+/** Vehicles found without a readable plate (for `detection_mode: vehicle`). */
+export interface VehicleOnly {
+  vehicle: { type: VehicleType; score: number; box: Box };
+  color?: Array<{ color: string; score: number }>;
+  orientation?: Array<{ orientation: 'Front' | 'Rear' | 'Unknown'; score: number }>;
+}
+
+export interface PlateReadResult {
+  plates: PlateReading[];
+  vehiclesWithoutPlate: VehicleOnly[];
+}
+
+export interface PlateReader {
+  read(image: Buffer, options: PlateReadOptions): Promise<PlateReadResult>;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlateReading } from '../../services/recognition/plate-reader.port.js';
+import type { PlateReading } from './plate.types.js';
 import { carWithLamps, LAMP_CAR } from '../../../test/fixtures/vehicle-images.js';
 import { assignVehicles, type FoundVehicle } from './vehicle-assignment.js';
 

@@ -1,5 +1,5 @@
 import type { RawImage } from '../image/decode.js';
-import type { Box, PlateReading, VehicleOnly, VehicleType } from '../../services/recognition/plate-reader.port.js';
+import type { Box, PlateReading, VehicleOnly, VehicleType } from './plate.types.js';
 import { type OrientationScores, vehicleOrientation } from '../vehicles/vehicle-orientation.js';
 import { typeBySize, vehicleSize } from '../vehicles/vehicle-size.js';
 

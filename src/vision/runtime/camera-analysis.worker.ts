@@ -1,5 +1,5 @@
 import { analyzeWithPrepared, NotComparableError, prepareReference, type ImageFeatures } from '../camera-health/index.js';
-import type { AnalysisOutcome } from '../../services/camera-monitoring/camera-analyzer.port.js';
+import type { AnalysisOutcome } from '../camera-health/types.js';
 
 /** Prepared references of the cameras this thread served lately: a reference changes rarely,
  * and preparing it costs as much as the rest of the analysis. */

@@ -1,5 +1,6 @@
 import type { Piscina } from 'piscina';
-import type { AnalysisOutcome, CameraAnalyzer } from '../../services/camera-monitoring/camera-analyzer.port.js';
+import type { AnalysisOutcome, CameraAnalyzer } from '../camera-health/types.js';
+import { defaultVisionSettings, type VisionSettings } from '../settings.js';
 import { createWorkerPool, siblingModule } from './worker-pool.js';
 
 /** CameraAnalyzer on worker threads. The pool starts on first use, so API-only processes
@@ -7,10 +8,10 @@ import { createWorkerPool, siblingModule } from './worker-pool.js';
 export class PooledCameraAnalyzer implements CameraAnalyzer {
   private pool: Piscina | undefined;
 
-  constructor(private readonly threads: number) {}
+  constructor(private readonly threads: number, private readonly settings: VisionSettings = defaultVisionSettings()) {}
 
   analyze(reference: { key: string; bytes: Buffer }, image: Buffer): Promise<AnalysisOutcome> {
-    this.pool ??= createWorkerPool(siblingModule(import.meta.url, 'camera-analysis.worker'), this.threads, 'camera-analysis');
+    this.pool ??= createWorkerPool(siblingModule(import.meta.url, 'camera-analysis.worker'), this.threads, 'camera-analysis', this.settings);
     return this.pool.run({ referenceKey: reference.key, reference: reference.bytes, image }) as Promise<AnalysisOutcome>;
   }
 

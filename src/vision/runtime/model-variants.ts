@@ -27,7 +27,8 @@ import { parseChoice } from '../../domain/choice.js';
 export type OcrPrecision = 'fp32' | 'fused';
 export const OCR_PRECISIONS: readonly OcrPrecision[] = ['fp32', 'fused'];
 
-export const parseOcrPrecision = (value: string | undefined): OcrPrecision => parseChoice('OCR_PRECISION', OCR_PRECISIONS, 'fused', value);
+export const DEFAULT_OCR_PRECISION: OcrPrecision = 'fused';
+export const parseOcrPrecision = (value: string | undefined): OcrPrecision => parseChoice('OCR_PRECISION', OCR_PRECISIONS, DEFAULT_OCR_PRECISION, value);
 
 /** Bump when a pass changes, so cached files of the old passes are not reused. */
 const PASSES_VERSION = 3;

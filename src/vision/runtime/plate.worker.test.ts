@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
-import type { PlateReadOptions } from '../../services/recognition/plate-reader.port.js';
+import type { PlateReadOptions } from '../plates/plate.types.js';
 import { PooledPlateReader } from './plate-reader.pool.js';
 import readPlates from './plate.worker.js';
 

@@ -1,17 +1,19 @@
 import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine } from '../ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../plates/plate-pipeline.js';
-import { parsePlateSearch } from '../plates/plate-search.js';
+import { createPlateTextModel } from '../plates/plate-text-model.js';
+import { workerVisionSettings } from '../settings.js';
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../vehicles/vehicle-detector.js';
-import type { PlateReadOptions, PlateReadResult } from '../../services/recognition/plate-reader.port.js';
+import type { PlateReadOptions, PlateReadResult } from '../plates/plate.types.js';
 
 let pipeline: Promise<PlatePipeline> | undefined;
 
 /** One pipeline per worker thread: the OCR sessions load on first use and stay. */
 function getPipeline(): Promise<PlatePipeline> {
-  pipeline ??= createOcrEngine().then(async (ocr) => {
+  const settings = workerVisionSettings();
+  pipeline ??= createOcrEngine({ intraOpNumThreads: settings.inferenceThreads, precision: settings.ocrPrecision, recognizerThreads: settings.ocrRecognizerThreads }).then(async (ocr) => {
     // The COCO vehicle detector (loaded lazily on its first use: only strict detection and
     // mmc ask for vehicles); 0.2 is its own default score floor.
     const detector = await createVehicleDetector();
@@ -19,7 +21,8 @@ function getPipeline(): Promise<PlatePipeline> {
       detect: (img) => detector.detect(img, { minScore: 0.2 }),
       dominantColour,
     };
-    return createPlatePipeline(ocr, vehicles, parsePlateSearch(process.env.PLATE_SEARCH));
+    const reader = settings.plateReader === 'trained' ? await createPlateTextModel() : undefined;
+    return createPlatePipeline(ocr, { vehicles, reader, search: settings.plateSearch });
   });
   return pipeline;
 }

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import type { VisionSettings } from '../settings.js';
 
 /** A pool of worker threads running one module's default export. Heavy image and model work
  * runs here so the HTTP event loop stays responsive. When Vigil runs from TypeScript sources
- * (tests), a small bootstrap loads them through tsx. */
-export function createWorkerPool(workerModule: URL, threads: number, name: string): Piscina {
+ * (tests), a small bootstrap loads them through tsx. The threads read `settings` with
+ * workerVisionSettings(). */
+export function createWorkerPool(workerModule: URL, threads: number, name: string, settings: VisionSettings): Piscina {
   const file = fileURLToPath(workerModule);
   const fromSource = file.endsWith('.ts');
   return new Piscina({
@@ -18,7 +20,7 @@ export function createWorkerPool(workerModule: URL, threads: number, name: strin
     maxQueue: threads * 64,
     env: { ...process.env, VIGIL_WORKER: name, VIGIL_WORKER_TARGET: workerModule.href },
     resourceLimits: { maxOldGenerationSizeMb: 1024 },
-    workerData: { root: path.dirname(file) },
+    workerData: { root: path.dirname(file), settings },
   });
 }
 

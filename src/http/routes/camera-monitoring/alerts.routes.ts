@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import { Type } from 'typebox';
 import type { AlertService } from '../../../services/camera-monitoring/alerts.service.js';
 import type { LicenseService } from '../../../services/licenses.service.js';
@@ -7,7 +7,7 @@ import { presentAlert } from './presenters.js';
 import { dayRange, DEFAULT_PAGE_SIZE, parseBoolean } from './query.js';
 import { Alert, Day, ErrorMessage, LicenseParams, Paging } from './schemas.js';
 
-export async function alertRoutes(app: FastifyInstance, opts: { alerts: AlertService; licenses: LicenseService }) {
+export async function alertRoutes(app: TypedApp, opts: { alerts: AlertService; licenses: LicenseService }) {
   app.get(
     '/:license_id/alerts/',
     {
@@ -28,8 +28,8 @@ export async function alertRoutes(app: FastifyInstance, opts: { alerts: AlertSer
       },
     },
     async (request) => {
-      const { license_id } = request.params as { license_id: number };
-      const q = request.query as { start?: string; end?: string; license?: string; sent?: string; limit?: number; offset?: number };
+      const { license_id } = request.params;
+      const q = request.query;
       const range = dayRange(q.start, q.end);
       const sent = parseBoolean(q.sent, 'sent');
       await opts.licenses.requireOwned(accountOf(request).id, license_id);

@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { STATUS_FILTERS } from '../../../domain/camera-status.js';
 import type { CamerasService } from '../../../services/camera-monitoring/cameras.service.js';
 import type { ImageService } from '../../../services/images.service.js';
 import { readMultipart } from '../../multipart.js';
+import type { TypedApp } from '../../typed-app.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { presentCamera, presentLog } from './presenters.js';
 import { dayRange, DEFAULT_PAGE_SIZE } from './query.js';
@@ -12,7 +12,7 @@ import { Camera, CameraLog, CameraParams, Day, ErrorMessage, LicenseParams, Mess
 const StatusFilter = Type.Union(STATUS_FILTERS.map((s) => Type.Literal(s)));
 const secured = { tags: ['camera-monitoring'], security: [{ token: [] }] };
 
-export async function cameraRoutes(app: FastifyInstance, opts: { cameras: CamerasService; images: ImageService; maxUploadBytes: number }) {
+export async function cameraRoutes(app: TypedApp, opts: { cameras: CamerasService; images: ImageService; maxUploadBytes: number }) {
   app.get(
     '/:license_id/cameras/',
     {
@@ -26,8 +26,8 @@ export async function cameraRoutes(app: FastifyInstance, opts: { cameras: Camera
       },
     },
     async (request) => {
-      const { license_id } = request.params as { license_id: number };
-      const q = request.query as { status?: string; limit?: number; offset?: number };
+      const { license_id } = request.params;
+      const q = request.query;
       const cameras = await opts.cameras.list(accountOf(request).id, license_id, q);
       return cameras.map(presentCamera);
     },
@@ -51,8 +51,8 @@ export async function cameraRoutes(app: FastifyInstance, opts: { cameras: Camera
       },
     },
     async (request) => {
-      const { license_id, serial } = request.params as { license_id: number; serial: string };
-      const q = request.query as { start?: string; end?: string; status?: string; limit?: number; offset?: number };
+      const { license_id, serial } = request.params;
+      const q = request.query;
       const range = dayRange(q.start, q.end);
       const { camera, logs } = await opts.cameras.logs(accountOf(request).id, license_id, serial, {
         ...range, status: q.status, limit: q.limit ?? DEFAULT_PAGE_SIZE, offset: q.offset ?? 0,
@@ -68,9 +68,9 @@ export async function cameraRoutes(app: FastifyInstance, opts: { cameras: Camera
       schema: { ...secured, summary: 'Delete a camera with its logs and images', params: CameraParams, response: { 204: Type.Null(), 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage } },
     },
     async (request, reply) => {
-      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const { license_id, serial } = request.params;
       await opts.cameras.delete(accountOf(request).id, license_id, serial);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -86,7 +86,7 @@ export async function cameraRoutes(app: FastifyInstance, opts: { cameras: Camera
       },
     },
     async (request) => {
-      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const { license_id, serial } = request.params;
       return { reference_image: await opts.cameras.referenceUrl(accountOf(request).id, license_id, serial) };
     },
   );
@@ -104,7 +104,7 @@ export async function cameraRoutes(app: FastifyInstance, opts: { cameras: Camera
       },
     },
     async (request, reply) => {
-      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const { license_id, serial } = request.params;
       const account = accountOf(request);
       // Ownership first: a stranger learns nothing from how we treat their body.
       await opts.cameras.require(account.id, license_id, serial);
@@ -127,7 +127,7 @@ export async function cameraRoutes(app: FastifyInstance, opts: { cameras: Camera
       schema: { ...secured, summary: 'Anomaly thresholds of a camera (Vigil extension)', params: CameraParams, response: { 200: ThresholdsReply, 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage } },
     },
     async (request) => {
-      const { license_id, serial } = request.params as { license_id: number; serial: string };
+      const { license_id, serial } = request.params;
       const t = await opts.cameras.thresholds(accountOf(request).id, license_id, serial);
       return { thresholds: t.thresholds, review_band: t.reviewBand };
     },
@@ -140,8 +140,8 @@ export async function cameraRoutes(app: FastifyInstance, opts: { cameras: Camera
       schema: { ...secured, summary: 'Set anomaly thresholds of a camera (Vigil extension)', params: CameraParams, body: ThresholdsBody, response: { 200: ThresholdsReply, 400: ErrorMessage, 401: ErrorMessage, 403: ErrorMessage, 404: ErrorMessage } },
     },
     async (request) => {
-      const { license_id, serial } = request.params as { license_id: number; serial: string };
-      const body = request.body as { thresholds?: Record<string, number>; review_band?: number | null };
+      const { license_id, serial } = request.params;
+      const body = request.body;
       const t = await opts.cameras.setThresholds(accountOf(request).id, license_id, serial, { thresholds: body.thresholds, reviewBand: body.review_band });
       return { thresholds: t.thresholds, review_band: t.reviewBand };
     },

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import type { Container } from '../../../container.js';
 import { alertRoutes } from './alerts.routes.js';
 import { cameraRoutes } from './cameras.routes.js';
@@ -9,7 +9,7 @@ import { uploadRoutes } from './upload.routes.js';
  * Both prefixes serve identical routes. */
 export const CAMERA_PREFIXES = ['/v1/camera-monitoring', '/v1/vision-alert'] as const;
 
-export async function cameraMonitoringRoutes(app: FastifyInstance, opts: { container: Container }) {
+export async function cameraMonitoringRoutes(app: TypedApp, opts: { container: Container }) {
   const c = opts.container;
   for (const prefix of CAMERA_PREFIXES) {
     await app.register(

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import { Type } from 'typebox';
 import type { LicenseService } from '../../../services/licenses.service.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { presentLicense } from './presenters.js';
 import { ErrorMessage, License } from './schemas.js';
 
-export async function licenseRoutes(app: FastifyInstance, opts: { licenses: LicenseService }) {
+export async function licenseRoutes(app: TypedApp, opts: { licenses: LicenseService }) {
   app.get(
     '/licenses/',
     {

@@ -1,5 +1,5 @@
+import type { TypedApp } from '../../typed-app.js';
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { UPLOAD_MESSAGES, type CameraUploadService } from '../../../services/camera-monitoring/upload.service.js';
 import { errors } from '../../../services/errors.js';
 import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
@@ -16,7 +16,7 @@ export interface UploadRouteOptions {
 
 /** POST /create-log/: 201 {"message": "Log created successfully."}; 429 with the spec's message
  * when the camera uploaded within its interval, or when the token exceeds the request rate. */
-export async function uploadRoutes(app: FastifyInstance, opts: UploadRouteOptions) {
+export async function uploadRoutes(app: TypedApp, opts: UploadRouteOptions) {
   app.post(
     '/create-log/',
     {

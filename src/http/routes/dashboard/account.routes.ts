@@ -1,19 +1,20 @@
+import type { TypedApp } from '../../typed-app.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
 import { errors } from '../../../services/errors.js';
 import type { WebhookService } from '../../../services/webhooks/webhook.service.js';
 import { alertsPage, tokensPage, WEBHOOK_NOTICES, webhooksPage } from './pages.view.js';
-import { assertCsrf, formField, pageContext, requireSession, sessionOf } from './session.js';
+import { assertCsrf, formField, pageContext, requireSession, sessionOf, textField } from './session.js';
 
 function idOf(request: FastifyRequest): number {
-  const raw = (request.params as { id: string }).id;
+  const raw = textField(request.params, 'id') ?? '';
   if (!/^\d{1,15}$/.test(raw)) throw errors.notFound('Not found.');
   return Number(raw);
 }
 
 /** Alerts, API tokens and webhooks of the signed-in account. */
-export async function accountPages(app: FastifyInstance, opts: { dashboard: DashboardService; webhooks: WebhookService; sessions: SessionService }) {
+export async function accountPages(app: TypedApp, opts: { dashboard: DashboardService; webhooks: WebhookService; sessions: SessionService }) {
   const { dashboard, webhooks, sessions } = opts;
   const preHandler = requireSession(sessions);
   const accountId = (request: FastifyRequest) => sessionOf(request).account.id;
@@ -39,7 +40,7 @@ export async function accountPages(app: FastifyInstance, opts: { dashboard: Dash
   });
 
   app.get('/webhooks', { preHandler }, async (request, reply) => {
-    const saved = (request.query as { saved?: string }).saved;
+    const saved = textField(request.query, 'saved');
     return reply.type('text/html').send(webhooksPage(pageContext(request), await dashboard.webhooks(accountId(request)), { notice: saved ? WEBHOOK_NOTICES[saved] : undefined }).value);
   });
 

@@ -1,15 +1,16 @@
+import type { TypedApp } from '../../typed-app.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { LoginLinkService } from '../../../services/dashboard/login-links.service.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
 import { AppError } from '../../../services/errors.js';
 import { loginLinkPage, loginPage } from './pages.view.js';
-import { assertCsrf, clearedCookie, formField, readCookie, requireSession, safeNext, sameOrigin, SESSION_COOKIE, sessionCookie, sessionOf } from './session.js';
+import { assertCsrf, clearedCookie, formField, readCookie, requireSession, safeNext, sameOrigin, SESSION_COOKIE, sessionCookie, sessionOf, textField } from './session.js';
 
 const CROSS_SITE = 'This sign-in form was sent from another site and was refused.';
 export const LINK_SENT = 'If an account uses this address, a sign-in link is on its way. It works once, for 15 minutes.';
 export const LINK_INVALID = 'This sign-in link was already used, has expired or is not one of ours. Ask for a new one below.';
 
-export async function authRoutes(app: FastifyInstance, opts: { sessions: SessionService; loginLinks: LoginLinkService; secureCookies: boolean; ttlMs: number }) {
+export async function authRoutes(app: TypedApp, opts: { sessions: SessionService; loginLinks: LoginLinkService; secureCookies: boolean; ttlMs: number }) {
   const { sessions, loginLinks } = opts;
   const linksEnabled = loginLinks.enabled;
 
@@ -18,7 +19,7 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
   }
 
   app.get('/login', async (request, reply) => {
-    const next = safeNext((request.query as { next?: string }).next);
+    const next = safeNext(textField(request.query, 'next'));
     if (await sessions.resolve(readCookie(request, SESSION_COOKIE))) return reply.redirect(next, 303);
     return reply.type('text/html').send(loginPage({ next, linksEnabled }).value);
   });
@@ -53,7 +54,8 @@ export async function authRoutes(app: FastifyInstance, opts: { sessions: Session
   });
 
   app.get('/login/link', async (request, reply) => {
-    const { token = '', next } = request.query as { token?: string; next?: string };
+    const token = textField(request.query, 'token') ?? '';
+    const next = textField(request.query, 'next');
     return reply.type('text/html').send(loginLinkPage(token, safeNext(next)).value);
   });
 

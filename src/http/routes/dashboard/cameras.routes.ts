@@ -1,3 +1,4 @@
+import type { TypedApp } from '../../typed-app.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ANOMALY_KEYS } from '../../../domain/camera-health.js';
 import type { CamerasService } from '../../../services/camera-monitoring/cameras.service.js';
@@ -9,12 +10,15 @@ import { CAMERA_NOTICES, cameraPage } from './camera.view.js';
 import { camerasPage, liveCameras } from './cameras.view.js';
 import { filterOf } from './filters.js';
 import { cameraPath } from './format.js';
-import { assertCsrf, formField, pageContext, requireSession, sessionOf } from './session.js';
+import { assertCsrf, formField, pageContext, requireSession, sessionOf, textField } from './session.js';
 
 interface CameraParams {
   licenseId: string;
   serial: string;
 }
+
+const cameraParamsOf = (request: FastifyRequest): CameraParams =>
+  ({ licenseId: textField(request.params, 'licenseId') ?? '', serial: textField(request.params, 'serial') ?? '' });
 
 /** Path ids are parsed here: anything that is not a plain id is simply "not found". */
 function licenseIdOf(params: CameraParams): number {
@@ -23,7 +27,7 @@ function licenseIdOf(params: CameraParams): number {
   return id;
 }
 
-export async function cameraPages(app: FastifyInstance, opts: { dashboard: DashboardService; cameras: CamerasService; sessions: SessionService; maxUploadBytes: number }) {
+export async function cameraPages(app: TypedApp, opts: { dashboard: DashboardService; cameras: CamerasService; sessions: SessionService; maxUploadBytes: number }) {
   const { dashboard, cameras, sessions } = opts;
   const preHandler = requireSession(sessions);
   const accountId = (request: FastifyRequest) => sessionOf(request).account.id;
@@ -38,15 +42,15 @@ export async function cameraPages(app: FastifyInstance, opts: { dashboard: Dashb
   app.get('/live/cameras', { preHandler }, async (request) => liveCameras(await dashboard.overview(accountId(request), filterOf(request))));
 
   app.get('/cameras/:licenseId/:serial', { preHandler }, async (request, reply) => {
-    const params = request.params as CameraParams;
+    const params = cameraParamsOf(request);
     const page = await dashboard.camera(accountId(request), licenseIdOf(params), params.serial);
-    const saved = (request.query as { saved?: string }).saved;
+    const saved = textField(request.query, 'saved');
     return reply.type('text/html').send(cameraPage(pageContext(request), page, saved ? CAMERA_NOTICES[saved] : undefined).value);
   });
 
   /** Resolves the camera (404 unless it is the account's) before anything else is read. */
   async function owned(request: FastifyRequest) {
-    const params = request.params as CameraParams;
+    const params = cameraParamsOf(request);
     const licenseId = licenseIdOf(params);
     const camera = await dashboard.requireCamera(accountId(request), licenseId, params.serial);
     return { camera, licenseId, serial: params.serial, back: (saved: string, reply: FastifyReply) => reply.redirect(`${cameraPath(licenseId, params.serial)}?saved=${saved}`, 303) };

@@ -1,11 +1,11 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CameraAnalyzer } from '../../../services/camera-monitoring/camera-analyzer.port.js';
+import type { CameraAnalyzer } from '../../../vision/camera-health/types.js';
 import { GRID_LIMIT } from '../../../services/dashboard/dashboard.service.js';
 import { setAccountPassword } from '../../../services/dashboard/index.js';
 import { CameraRepository } from '../../../storage/repositories/camera.repository.js';
-import type { PlateReader } from '../../../services/recognition/plate-reader.port.js';
-import type { TextRecognizer } from '../../../services/recognition/text-recognizer.port.js';
+import type { PlateReader } from '../../../vision/plates/plate.types.js';
+import type { TextRecognizer } from '../../../vision/ocr/ocr.types.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';

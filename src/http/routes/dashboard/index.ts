@@ -1,3 +1,4 @@
+import type { TypedApp } from '../../typed-app.js';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Container } from '../../../container.js';
 import { createDashboard } from '../../../services/dashboard/index.js';
@@ -20,7 +21,7 @@ const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-
 
 /** The web dashboard under `/` (server-rendered pages, session cookies, CSRF tokens). API paths
  * are not touched; the pages are hidden from the OpenAPI document. */
-export async function dashboardRoutes(app: FastifyInstance, opts: { container: Container; sessionTtlMs?: number; liveIntervalMs?: number }) {
+export async function dashboardRoutes(app: TypedApp, opts: { container: Container; sessionTtlMs?: number; liveIntervalMs?: number }) {
   const c = opts.container;
   const ttlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
   const { sessions, dashboard, loginLinks, live, thumbnails } = createDashboard(c, { sessionTtlMs: ttlMs, liveIntervalMs: opts.liveIntervalMs });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CameraAnalyzer } from '../../../services/camera-monitoring/camera-analyzer.port.js';
+import type { CameraAnalyzer } from '../../../vision/camera-health/types.js';
 import { setAccountPassword } from '../../../services/dashboard/index.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import type { LiveEvents } from '../../../services/dashboard/live-events.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
@@ -13,7 +13,7 @@ const HEARTBEAT_MS = 20_000;
 /** `GET /live/events`: server-sent events for the signed-in account only. `cameras` carries the
  * grid as `/live/cameras` returns it (for the page's filter), `alert` each new alert; the stream
  * ends with `signed-out` when the session does, and simply ends on server shutdown. */
-export async function liveRoutes(app: FastifyInstance, opts: { dashboard: DashboardService; sessions: SessionService; live: LiveEvents; heartbeatMs?: number }) {
+export async function liveRoutes(app: TypedApp, opts: { dashboard: DashboardService; sessions: SessionService; live: LiveEvents; heartbeatMs?: number }) {
   const { dashboard, sessions, live } = opts;
   app.addHook('preClose', async () => live.close());
 

@@ -1,4 +1,4 @@
-import { OCR_TYPES } from '../../../services/recognition/text-recognizer.port.js';
+import { OCR_TYPES } from '../../../vision/ocr/ocr.types.js';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import { WEBHOOK_FAMILIES } from '../../../services/notifications/ports.js';
 import { cameraPath, statusClass, statusLabel, thumbnailOf, utc } from './format.js';

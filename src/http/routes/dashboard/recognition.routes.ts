@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
 import { AppError, errors } from '../../../services/errors.js';
 import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 import type { OcrService } from '../../../services/recognition/ocr.service.js';
 import type { PlateService } from '../../../services/recognition/plate.service.js';
-import { OCR_TYPES, type OcrType } from '../../../services/recognition/text-recognizer.port.js';
+import { OCR_TYPES, type OcrType } from '../../../vision/ocr/ocr.types.js';
 import { ImageDecodeError, probeImage } from '../../../vision/image/decode.js';
 import { readMultipart, singleField, type UploadForm } from '../../multipart.js';
 import { parsePlateConfig } from '../recognition/plate-params.js';
@@ -15,7 +15,7 @@ import { assertCsrf, pageContext, requireSession, sessionOf } from './session.js
 const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', tiff: 'image/tiff', heif: 'image/heif' };
 
 /** Try a reader on one image: the same services (and quota) as the API. */
-export async function recognitionPages(app: FastifyInstance, opts: { dashboard: DashboardService; ocr: OcrService; plates: PlateService; sessions: SessionService; maxUploadBytes: number; maxPixels: number }) {
+export async function recognitionPages(app: TypedApp, opts: { dashboard: DashboardService; ocr: OcrService; plates: PlateService; sessions: SessionService; maxUploadBytes: number; maxPixels: number }) {
   const { dashboard, sessions } = opts;
   const preHandler = requireSession(sessions);
 

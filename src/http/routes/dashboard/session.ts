@@ -79,8 +79,15 @@ export function assertCsrf(sessions: SessionService, request: FastifyRequest, su
   }
 }
 
-/** A urlencoded form as parsed by the app (`name -> values`). */
-export function formField(body: unknown, name: string): string | undefined {
-  const v = (body as Record<string, string[] | string | undefined> | null)?.[name];
-  return Array.isArray(v) ? v[0] : v;
+/** One field of what the app parsed from a request (a urlencoded form, a query string, route
+ * params: `name -> value or values`): its first text value. The pages take no schemas, so
+ * each field is read and checked where it is used. */
+export function textField(source: unknown, name: string): string | undefined {
+  if (typeof source !== 'object' || source === null || !Object.hasOwn(source, name)) return undefined;
+  const v: unknown = Reflect.get(source, name);
+  const first: unknown = Array.isArray(v) ? v[0] : v;
+  return typeof first === 'string' ? first : undefined;
 }
+
+/** A urlencoded form field (see textField). */
+export const formField = textField;

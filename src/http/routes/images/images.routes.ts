@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import { Type } from 'typebox';
 import type { ImageService } from '../../../services/images.service.js';
 import { errors } from '../../../services/errors.js';
 
 /** Signed image URLs: no API token, the signature is the credential. */
-export async function imageRoutes(app: FastifyInstance, opts: { images: ImageService }) {
+export async function imageRoutes(app: TypedApp, opts: { images: ImageService }) {
   app.get(
     '/v1/images/:publicId',
     {
@@ -15,8 +15,8 @@ export async function imageRoutes(app: FastifyInstance, opts: { images: ImageSer
       },
     },
     async (request, reply) => {
-      const { publicId } = request.params as { publicId: string };
-      const { expires, signature } = request.query as { expires: number; signature: string };
+      const { publicId } = request.params;
+      const { expires, signature } = request.query;
       const image = await opts.images.open(publicId, expires, signature);
       if (!image) throw errors.notFound('Image not found or link expired.', 'image_not_found');
       return reply

@@ -31,6 +31,13 @@ describe('operations endpoints', () => {
     const doc = (await t.app.inject({ url: '/openapi.json' })).json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/v1/camera-monitoring/licenses/'].get.responses['200']).toBeDefined();
+    // The plate reader's results are described field by field, both result shapes.
+    const plateResults = doc.paths['/v1/plate-reader/'].post.responses['201'].content['application/json'].schema.properties.results.items;
+    const shapes = (plateResults.anyOf ?? plateResults.oneOf) as Array<{ properties: Record<string, unknown> }>;
+    expect(shapes.map((s) => Object.keys(s.properties).sort())).toEqual([
+      ['box', 'candidates', 'color', 'dscore', 'model_make', 'orientation', 'plate', 'region', 'score', 'vehicle'],
+      ['plate', 'vehicle'],
+    ]);
     const page = await t.app.inject({ url: '/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toMatch(/swagger/i);

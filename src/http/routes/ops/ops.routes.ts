@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import type { Container } from '../../../container.js';
 
-export async function opsRoutes(app: FastifyInstance, opts: { container: Container }) {
+export async function opsRoutes(app: TypedApp, opts: { container: Container }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   /** Ready when every registered part (database, queue, models) answers. */

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OcrType, TextReading, TextRecognizer } from '../../../services/recognition/text-recognizer.port.js';
+import type { OcrType, TextReading, TextRecognizer } from '../../../vision/ocr/ocr.types.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { startHttpReceiver, type HttpReceiver } from '../../../../test/helpers/http-receiver.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import { Type } from 'typebox';
 import type { UsageFamily } from '../../../domain/usage.js';
 import { errors } from '../../../services/errors.js';
@@ -6,7 +6,7 @@ import { resolveImageSource } from '../../../services/image-input.js';
 import type { SafeFetch } from '../../../services/outbound/safe-fetch.js';
 import type { RateLimiter } from '../../../services/rate-limiter.js';
 import type { OcrService } from '../../../services/recognition/ocr.service.js';
-import { OCR_TYPES, type OcrType } from '../../../services/recognition/text-recognizer.port.js';
+import { OCR_TYPES, type OcrType } from '../../../vision/ocr/ocr.types.js';
 import type { UsageService } from '../../../services/usage.service.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { readRecognitionRequest } from '../../recognition-request.js';
@@ -42,7 +42,7 @@ const readerResponses = { 200: RecognitionResult, 400: ErrorDetail, 401: ErrorDe
 
 /** The text recognition family: OCR (all types), VIN (deprecated) and trailer readers, each with
  * monthly statistics. Errors use the recognition shape {"detail", "status_code"}. */
-export async function ocrRoutes(app: FastifyInstance, opts: OcrRouteOptions) {
+export async function ocrRoutes(app: TypedApp, opts: OcrRouteOptions) {
   useRecognitionErrors(app);
   const throttle = throttlePerToken(opts.limiter, 'recognition', opts.ratePerSecond);
 

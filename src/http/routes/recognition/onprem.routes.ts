@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import { Type } from 'typebox';
 import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 import type { UsageService } from '../../../services/usage.service.js';
@@ -7,7 +7,7 @@ import { VERSION } from '../../../version.js';
 
 /** GET /info/ of the on-premise server. `webhooks` lists the installation's plate-reader
  * targets as `{id, target, event, active}` (the spec leaves the entry shape open). */
-export async function onpremInfoRoutes(app: FastifyInstance, opts: { account: () => Promise<AccountRow>; usage: UsageService; webhooks: WebhookService; licenseKey: string; maxCalls: number }) {
+export async function onpremInfoRoutes(app: TypedApp, opts: { account: () => Promise<AccountRow>; usage: UsageService; webhooks: WebhookService; licenseKey: string; maxCalls: number }) {
   app.get('/info/', {
     schema: {
       summary: 'On-premise server information',

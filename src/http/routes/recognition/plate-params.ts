@@ -1,5 +1,5 @@
 import { errors } from '../../../services/errors.js';
-import type { PlateReadOptions } from '../../../services/recognition/plate-reader.port.js';
+import type { PlateReadOptions } from '../../../vision/plates/plate.types.js';
 import type { RecognitionRequest } from '../../recognition-request.js';
 
 const REGION = /^[a-z]{2}(-[a-z0-9]{1,3})?$/;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlateReader, PlateReadOptions, PlateReadResult } from '../../../services/recognition/plate-reader.port.js';
+import type { PlateReader, PlateReadOptions, PlateReadResult } from '../../../vision/plates/plate.types.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { startHttpReceiver, type HttpReceiver } from '../../../../test/helpers/http-receiver.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import { Type } from 'typebox';
 import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 import { resolveImageSource } from '../../../services/image-input.js';
@@ -22,22 +22,51 @@ export interface PlateRouteOptions {
   onprem?: { account: () => Promise<AccountRow>; maxCalls: number };
 }
 
+// The shapes below describe the answer for the OpenAPI document; `additionalProperties` stays
+// open on each so the serializer never drops a field an existing client reads.
+const open = { additionalProperties: true } as const;
+const Box = Type.Object({ xmin: Type.Number(), ymin: Type.Number(), xmax: Type.Number(), ymax: Type.Number() }, open);
+const Scored = <T extends ReturnType<typeof Type.String>>(key: string, value: T) => Type.Object({ [key]: value, score: Type.Number() }, open);
+const VehicleType = Type.String({ description: 'Big Truck, Bus, Motorcycle, Pickup Truck, Sedan, SUV, Van or Unknown' });
+
+const PlateResult = Type.Object({
+  box: Box,
+  plate: Type.String({ description: 'lower case, letters and digits only' }),
+  region: Type.Object({ code: Type.String({ description: 'us, us-ca, br, gb, ...' }), score: Type.Number() }, open),
+  score: Type.Number({ description: 'reading confidence, 0..1' }),
+  candidates: Type.Array(Scored('plate', Type.String()), { description: 'other readings, best first (the first is `plate`)' }),
+  dscore: Type.Number({ description: 'detection confidence, 0..1' }),
+  vehicle: Type.Object({ score: Type.Number(), type: VehicleType, box: Box }, open),
+  model_make: Type.Optional(Type.Array(Type.Object({ make: Type.String(), model: Type.String(), score: Type.Number() }, open), { description: 'mmc=true only' })),
+  color: Type.Optional(Type.Array(Scored('color', Type.String()), { description: 'mmc=true only' })),
+  orientation: Type.Optional(Type.Array(Scored('orientation', Type.String({ description: 'Front, Rear or Unknown' })), { description: 'mmc=true only' })),
+}, { ...open, description: 'one plate (the default)' });
+
+const Props = Type.Array(Scored('value', Type.String()));
+const VehicleModeResult = Type.Object({
+  plate: Type.Optional(Type.Object({ type: Type.String(), score: Type.Number(), box: Box, props: Type.Object({ plate: Props, region: Props }, open) }, open)),
+  vehicle: Type.Optional(Type.Object({
+    type: VehicleType, score: Type.Number(), box: Box,
+    props: Type.Object({ make_model: Type.Array(Type.Object({ make: Type.String(), model: Type.String(), score: Type.Number() }, open)), orientation: Props, color: Props }, open),
+  }, open)),
+}, { ...open, description: 'detection_mode=vehicle: a vehicle and its plate, or a vehicle alone' });
+
 const PlateResponse = Type.Object(
   {
     processing_time: Type.Number({ description: 'milliseconds' }),
-    results: Type.Array(Type.Unknown(), { description: 'See compatibility.md: box, plate, region, score, candidates, dscore, vehicle (+ mmc fields)' }),
+    results: Type.Array(Type.Union([PlateResult, VehicleModeResult])),
     filename: Type.String(),
     version: Type.Integer(),
     camera_id: Type.Union([Type.String(), Type.Null()]),
     timestamp: Type.String(),
+    usage: Type.Optional(Type.Object({ calls: Type.Integer(), max_calls: Type.Integer() }, { description: 'on-premise server only' })),
   },
   { additionalProperties: true },
 );
 
 /** POST /v1/plate-reader/ (hosted: 201 with a token; on-premise: 200 without one) and the
- * plate usage statistics. Response bodies are built by the service for existing clients, so
- * they are sent as they are rather than filtered through a response schema. */
-export async function plateRoutes(app: FastifyInstance, opts: PlateRouteOptions) {
+ * plate usage statistics. */
+export async function plateRoutes(app: TypedApp, opts: PlateRouteOptions) {
   useRecognitionErrors(app);
   const onprem = opts.onprem;
   const throttle = throttlePerToken(opts.limiter, 'plates', opts.ratePerSecond);

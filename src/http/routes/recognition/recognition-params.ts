@@ -1,3 +1,4 @@
+import type { TypedApp } from '../../typed-app.js';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -36,7 +37,7 @@ export const Statistics = Type.Object({
 });
 
 /** Marks every route of the plugin as a recognition route (its errors use ErrorDetail). */
-export function useRecognitionErrors(app: FastifyInstance): void {
+export function useRecognitionErrors(app: TypedApp): void {
   app.addHook('onRoute', (route) => {
     route.config = { ...(route.config as object), family: 'recognition' };
   });

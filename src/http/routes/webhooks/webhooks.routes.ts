@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { TypedApp } from '../../typed-app.js';
 import { Type } from 'typebox';
 import { WEBHOOK_FAMILIES, WEBHOOK_FORMATS, type WebhookFamily, type WebhookFormat } from '../../../services/notifications/ports.js';
 import type { WebhookService } from '../../../services/webhooks/webhook.service.js';
@@ -53,9 +53,16 @@ const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 const secured = { tags: ['webhooks'], security: [{ token: [] }] };
 const errorsFor = { 400: ErrorMessage, 401: ErrorMessage, 404: ErrorMessage };
 
+/** A stored family or format is one the service wrote; anything else is a corrupt row. */
+function known<T extends string>(choices: readonly T[], value: string, what: string): T {
+  const found = choices.find((c) => c === value);
+  if (found === undefined) throw new Error(`webhook row holds an unknown ${what}: ${value}`);
+  return found;
+}
+
 export function presentWebhook(w: WebhookRow) {
   return {
-    id: w.id, url: w.url, family: w.family, format: w.payload_format, active: w.active === 1, consecutive_failures: w.consecutive_failures,
+    id: w.id, url: w.url, family: known(WEBHOOK_FAMILIES, w.family, 'family'), format: known(WEBHOOK_FORMATS, w.payload_format, 'format'), active: w.active === 1, consecutive_failures: w.consecutive_failures,
     created: isoTime(w.created_at), disabled_at: w.disabled_at === null ? null : isoTime(w.disabled_at),
   };
 }
@@ -68,7 +75,7 @@ function presentDelivery(d: WebhookDeliveryRow) {
 }
 
 /** Webhook targets of the caller's account, for every API family. Registered under `/v1`. */
-export async function webhookRoutes(app: FastifyInstance, opts: { webhooks: WebhookService }) {
+export async function webhookRoutes(app: TypedApp, opts: { webhooks: WebhookService }) {
   const { webhooks } = opts;
 
   app.post(
@@ -87,11 +94,10 @@ export async function webhookRoutes(app: FastifyInstance, opts: { webhooks: Webh
       },
     },
     async (request, reply) => {
-      const body = request.body as { url: string; family?: string; format?: string };
+      const body = request.body;
       const { webhook, secret } = await webhooks.create(accountOf(request).id, body);
-      return reply.code(201).send({
-        id: webhook.id, url: webhook.url, family: webhook.family, format: webhook.payload_format, active: webhook.active === 1, secret, created: isoTime(webhook.created_at),
-      });
+      const w = presentWebhook(webhook);
+      return reply.code(201).send({ id: w.id, url: w.url, family: w.family, format: w.format, active: w.active, secret, created: w.created });
     },
   );
 
@@ -105,15 +111,15 @@ export async function webhookRoutes(app: FastifyInstance, opts: { webhooks: Webh
     '/webhooks/:id/',
     { onRequest: app.requireAccount, schema: { ...secured, summary: 'Delete a webhook target and its delivery history', params: IdParams, response: { 204: Type.Null(), ...errorsFor } } },
     async (request, reply) => {
-      await webhooks.remove(accountOf(request).id, (request.params as { id: number }).id);
-      return reply.code(204).send();
+      await webhooks.remove(accountOf(request).id, request.params.id);
+      return reply.code(204).send(null);
     },
   );
 
   app.post(
     '/webhooks/:id/enable/',
     { onRequest: app.requireAccount, schema: { ...secured, summary: 'Re-enable a deactivated target (its failure count starts again at 0)', params: IdParams, response: { 200: Webhook, ...errorsFor } } },
-    async (request) => presentWebhook(await webhooks.enable(accountOf(request).id, (request.params as { id: number }).id)),
+    async (request) => presentWebhook(await webhooks.enable(accountOf(request).id, request.params.id)),
   );
 
   app.get(
@@ -129,8 +135,8 @@ export async function webhookRoutes(app: FastifyInstance, opts: { webhooks: Webh
       },
     },
     async (request) => {
-      const { id } = request.params as { id: number };
-      const { limit } = request.query as { limit?: number };
+      const { id } = request.params;
+      const { limit } = request.query;
       return (await webhooks.deliveries(accountOf(request).id, id, limit)).map(presentDelivery);
     },
   );

@@ -1,5 +1,5 @@
 import { type CharOptions, coerceContainerCode, containerCheckDigit, readSizeType, resolveContainerOptions, SIZE_TYPE } from '../../../domain/text/iso6346.js';
-import type { TextReading } from '../../../services/recognition/text-recognizer.port.js';
+import type { TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import { cropRect, rotateQuarter } from '../../image/warp.js';
 import type { TextLine } from '../ocr.types.js';

@@ -1,4 +1,4 @@
-import type { TextReading } from '../../../services/recognition/text-recognizer.port.js';
+import type { TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import { cropRect, rotateQuarter, toGray } from '../../image/warp.js';
 import { quadBounds } from '../geometry.js';

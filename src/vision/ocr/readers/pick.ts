@@ -1,4 +1,4 @@
-import type { TextReading } from '../../../services/recognition/text-recognizer.port.js';
+import type { TextReading } from '../ocr.types.js';
 
 /** The heaviest candidate reading, without its weight. */
 export function best(found: Array<TextReading & { weight: number }>): TextReading[] {

@@ -1,6 +1,6 @@
 import { boatRegistration, trailerId } from '../../../domain/text/text-types.js';
 import { resolveVin } from '../../../domain/text/vin.js';
-import type { OcrType, TextReading } from '../../../services/recognition/text-recognizer.port.js';
+import type { OcrType, TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import { extentOf, meanConfidence, neighbourGroups, placed, type Placed } from './line-geometry.js';

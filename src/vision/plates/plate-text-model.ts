@@ -1,0 +1,64 @@
+import type { RawImage } from '../image/decode.js';
+import { resizeBilinear } from '../image/warp.js';
+import { ctcGreedyDecode, type DecodedText } from '../ocr/ctc-decode.js';
+import { createOnnxSession, type OnnxSessionOptions, runSingle, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
+import type { CropRecognizer } from './plate-reread.js';
+
+/** Input of Vigil's own plate reader (training/vigil_train/model.py): a line or a whole plate,
+ * stretched to 160 x 48 RGB, values in [0, 1]. */
+export const READER_WIDTH = 160;
+export const READER_HEIGHT = 48;
+
+/** The reader's classes after the CTC blank (class 0). O and I are not among them: they were
+ * folded into 0 and 1 when it was trained, and the region grammars choose the letter where a
+ * format wants one (plate-scoring.ts treats each pair as one glyph). The exporter stores it in
+ * the model's metadata too (`charset`), for people; onnxruntime-node does not show metadata, so
+ * the reader checks the count of output classes instead. */
+export const READER_CHARS = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+export interface PlateTextModelOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads'> {
+  /** Model file (default: models/plate-reader.onnx). */
+  file?: string;
+}
+
+/** The pixels of one crop as the reader's input: resized to 160 x 48, grey lines repeated over
+ * the three channels, planar RGB scaled to [0, 1], written at `offset` of `out`. */
+export function toReaderInput(crop: RawImage, out: Float32Array, offset: number): void {
+  const img = resizeBilinear(crop, READER_WIDTH, READER_HEIGHT);
+  const plane = READER_WIDTH * READER_HEIGHT;
+  const ch = img.channels;
+  for (let i = 0; i < plane; i++) {
+    const at = i * ch;
+    for (let c = 0; c < 3; c++) out[offset + c * plane + i] = img.data[at + (ch === 3 ? c : 0)]! / 255;
+  }
+}
+
+/** Allowed classes for a charset (blank always); O and I map to the 0 and 1 classes they were
+ * trained as, so a caller's plate charset needs no knowledge of the fold. */
+function maskFor(charset: string | undefined, chars: readonly string[]): Uint8Array | undefined {
+  if (!charset) return undefined;
+  const folded = new Set([...charset.toUpperCase()].map((c) => (c === 'O' ? '0' : c === 'I' ? '1' : c)));
+  return Uint8Array.from(chars, (c, k) => (k === 0 || folded.has(c) ? 1 : 0));
+}
+
+/** Vigil's trained plate reader as a CropRecognizer: the plate pipeline re-reads its candidate
+ * lines with it in place of the general text recogniser. One small session on the calling
+ * thread (about a millisecond and a half per crop on one core). */
+export async function createPlateTextModel(options: PlateTextModelOptions = {}): Promise<CropRecognizer> {
+  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1 });
+  const chars = ['', ...READER_CHARS];
+  return {
+    async recognizeCrops(crops, opts = {}): Promise<DecodedText[]> {
+      if (crops.length === 0) return [];
+      const size = 3 * READER_WIDTH * READER_HEIGHT;
+      const input = new Float32Array(crops.length * size);
+      crops.forEach((crop, i) => toReaderInput(crop, input, i * size));
+      const { data, dims } = await runSingle(session, input, [crops.length, 3, READER_HEIGHT, READER_WIDTH]);
+      const [, frames, classes] = dims as [number, number, number];
+      if (classes !== chars.length) throw new Error(`plate reader model has ${classes} classes, expected ${chars.length} (blank + ${READER_CHARS})`);
+      const mask = maskFor(opts.charset, chars);
+      return crops.map((crop, i) => ctcGreedyDecode(data.subarray(i * frames * classes, (i + 1) * frames * classes), frames, classes, chars,
+        { mask, frameWidth: crop.width / frames }));
+    },
+  };
+}

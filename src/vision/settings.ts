@@ -1,0 +1,31 @@
+import { availableParallelism } from 'node:os';
+import { workerData } from 'node:worker_threads';
+import type { PlateLineReader } from './plates/plate-line-reader.js';
+import type { PlateSearch } from './plates/plate-search.js';
+import { DEFAULT_OCR_PRECISION, type OcrPrecision } from './runtime/model-variants.js';
+
+/** What the vision workers are told by the validated config (src/config/config.ts), handed to
+ * each pool's threads as worker data: no vision module reads the environment itself. */
+export interface VisionSettings {
+  /** onnxruntime intra-op threads per session (INFERENCE_THREADS). */
+  inferenceThreads: number;
+  /** Graph variant of the PP-OCR detector and recogniser (OCR_PRECISION). */
+  ocrPrecision: OcrPrecision;
+  /** Recogniser sessions on threads of their own per worker (OCR_RECOGNIZER_THREADS). */
+  ocrRecognizerThreads: number;
+  /** How far regular plate reading looks after a sure plate (PLATE_SEARCH). */
+  plateSearch: PlateSearch;
+  /** What reads plate numbers (PLATE_READER). */
+  plateReader: PlateLineReader;
+}
+
+/** The settings of an unconfigured process: the config's defaults. */
+export function defaultVisionSettings(): VisionSettings {
+  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr' };
+}
+
+/** In a thread of a vision pool (createWorkerPool), the settings its pool was given; on any
+ * other thread (a test calling a worker's entry directly), the defaults. */
+export function workerVisionSettings(): VisionSettings {
+  return (workerData as { settings?: VisionSettings } | null)?.settings ?? defaultVisionSettings();
+}
