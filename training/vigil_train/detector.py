@@ -1,0 +1,93 @@
+"""The plate detector: a small anchor-free (CenterNet-style) network.
+
+A 384x640 RGB photo in (letterboxed), three maps out at stride 4 (96x160): the plate-centre
+heatmap, the plate's size (log of width and height in input pixels) and the centre's sub-cell
+offset. Plates at 640 px are often 15-40 px wide, so the head works at stride 4; the encoder goes
+down to stride 32 for context (a plate sits on a car) and comes back up with skips, as a tiny
+U-Net. Depthwise-separable blocks keep it small (0.2 M parameters).
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+IN_H, IN_W = 384, 640
+STRIDE = 4
+
+
+def conv_bn(cin: int, cout: int, k: int = 3, s: int = 1, groups: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, k, s, k // 2, groups=groups, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class SepBlock(nn.Module):
+    """Depthwise 3x3 then pointwise; a residual when the shape stays."""
+
+    def __init__(self, cin: int, cout: int, stride: int = 1):
+        super().__init__()
+        self.body = nn.Sequential(conv_bn(cin, cin, 3, stride, groups=cin), conv_bn(cin, cout, 1))
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.body(x)
+        return x + y if self.residual else y
+
+
+class Up(nn.Module):
+    """Nearest 2x upsampling of the coarser map, added to the finer skip (1x1 to match)."""
+
+    def __init__(self, coarse: int, fine: int, out: int):
+        super().__init__()
+        self.reduce = conv_bn(coarse, out, 1)
+        self.skip = conv_bn(fine, out, 1)
+        self.mix = SepBlock(out, out)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+
+    def forward(self, coarse: torch.Tensor, fine: torch.Tensor) -> torch.Tensor:
+        return self.mix(self.up(self.reduce(coarse)) + self.skip(fine))
+
+
+class PlateDetector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(conv_bn(3, 16, 3, 2), SepBlock(16, 24, 2))  # stride 4
+        self.s8 = nn.Sequential(SepBlock(24, 48, 2), SepBlock(48, 48))
+        self.s16 = nn.Sequential(SepBlock(48, 96, 2), SepBlock(96, 96), SepBlock(96, 96))
+        self.s32 = nn.Sequential(SepBlock(96, 160, 2), SepBlock(160, 160), SepBlock(160, 160))
+        self.up16 = Up(160, 96, 96)
+        self.up8 = Up(96, 48, 64)
+        self.up4 = Up(64, 24, 48)
+        # One shared separable layer feeds the three 1x1 outputs: full 3x3 heads at stride 4 would
+        # cost more than the rest of the network.
+        self.head = SepBlock(48, 48)
+        self.heatmap = nn.Conv2d(48, 1, 1)
+        self.size = nn.Conv2d(48, 2, 1)
+        self.offset = nn.Conv2d(48, 2, 1)
+        # Centres are rare: start the heatmap at a prior of 1% so early losses are not swamped.
+        nn.init.constant_(self.heatmap.bias, -4.6)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """x: N x 3 x 384 x 640 RGB in [0, 1]. Heatmap logits N x 1 x 96 x 160, log sizes and
+        offsets N x 2 x 96 x 160."""
+        x = (x - 0.45) / 0.25
+        f4 = self.stem(x)
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        f32 = self.s32(f16)
+        p = self.head(self.up4(self.up8(self.up16(f32, f16), f8), f4))
+        return self.heatmap(p), self.size(p), self.offset(p)
+
+
+class DetectorExport(nn.Module):
+    """What ships: the heatmap as probabilities, with a 3x3 max-pool beside it so the server
+    keeps a cell only where it equals its pooled value (CenterNet's peak picking, no NMS)."""
+
+    def __init__(self, model: PlateDetector):
+        super().__init__()
+        self.model = model
+        self.pool = nn.MaxPool2d(3, 1, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        heat, size, offset = self.model(x)
+        heat = heat.sigmoid()
+        return torch.cat([heat, self.pool(heat), size, offset], dim=1)  # N x 6 x 96 x 160
