@@ -7,7 +7,8 @@ describe('classifyScores', () => {
   it.each([
     [s(0.1, 0.1, 0.1, 0.1), 'normal', {}],
     [s(0.45, 0.1, 0.1, 0.1), 'under_review', {}],
-    [s(0.5, 0.1, 0.1, 0.1), 'anomaly', { Blur: 0.5 }],
+    [s(0.5, 0.1, 0.1, 0.1), 'under_review', {}],
+    [s(0.501, 0.1, 0.1, 0.1), 'anomaly', { Blur: 0.501 }],
     [s(0.91234, 0.1, 0.7, 0.45), 'anomaly', { Blur: 0.912, Glare: 0.7 }],
   ] as const)('%j → %s', (scores, status, anomalies) => {
     expect(classifyScores(scores)).toEqual({ status, anomalies });
@@ -17,7 +18,13 @@ describe('classifyScores', () => {
     const t = { Blur: 0.8, Obstruction: 0.5, Glare: 0.5, 'Position change': 0.5 };
     expect(classifyScores(s(0.7, 0, 0, 0), t, 0.05).status).toBe('normal');
     expect(classifyScores(s(0.76, 0, 0, 0), t, 0.05).status).toBe('under_review');
-    expect(classifyScores(s(0.8, 0, 0, 0), t, 0.05).anomalies).toEqual({ Blur: 0.8 });
+    expect(classifyScores(s(0.81, 0, 0, 0), t, 0.05).anomalies).toEqual({ Blur: 0.81 });
+  });
+
+  it('reports only scores exceeding a threshold: equal is under review, and 1 never alerts', () => {
+    const t = { Blur: 1, Obstruction: 0.5, Glare: 0.5, 'Position change': 0.5 };
+    expect(classifyScores(s(1, 0, 0, 0), t)).toEqual({ status: 'under_review', anomalies: {} });
+    expect(classifyScores(s(0, 0.5, 0, 0), t)).toEqual({ status: 'under_review', anomalies: {} });
   });
 });
 

@@ -33,7 +33,9 @@ export function classifyScores(
   let review = false;
   for (const key of ANOMALY_KEYS) {
     const score = scores[key];
-    if (score >= thresholds[key]) anomalies[key] = round3(score);
+    // The spec: only anomalies *exceeding* the camera's thresholds are reported, so a score equal
+    // to its threshold is under review, and a threshold of 1 turns that anomaly off.
+    if (score > thresholds[key]) anomalies[key] = round3(score);
     else if (score >= thresholds[key] - reviewBand) review = true;
   }
   const status: HealthStatus = Object.keys(anomalies).length > 0 ? 'anomaly' : review ? 'under_review' : 'normal';

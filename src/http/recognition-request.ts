@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ImageSource } from '../services/image-input.js';
+import { errors } from '../services/errors.js';
 import { readMultipart } from './multipart.js';
 
 /** A recognition request as the clients send it: multipart, JSON or urlencoded, with the image
@@ -20,7 +21,7 @@ export async function readRecognitionRequest(request: FastifyRequest, maxBytes: 
     if (file) source = { kind: 'bytes', bytes: file.bytes, filename: file.filename };
   } else if (request.body && typeof request.body === 'object') {
     for (const [k, v] of Object.entries(request.body)) {
-      const values = (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined && x !== null).map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x)));
+      const values = (Array.isArray(v) ? v : [v]).filter((x) => x !== undefined && x !== null).map((x) => (typeof x === 'object' ? fieldJson(x) : String(x)));
       fields.set(k, values);
     }
   }
@@ -32,4 +33,16 @@ export async function readRecognitionRequest(request: FastifyRequest, maxBytes: 
   }
   fields.delete('upload');
   return { source, fields };
+}
+
+/** A JSON field (`config` sent as an object) as the text the form field would have held. A
+ * value nested thousands deep overflows the stack of JSON.stringify: that is the caller's
+ * doing, a 400, not a 500. */
+function fieldJson(value: object): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (err instanceof RangeError) throw errors.badRequest('A field of the request is nested too deeply.', 'invalid_body');
+    throw err;
+  }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AccountRow } from '../../storage/repositories/account.repository.js';
@@ -17,11 +18,22 @@ declare module 'fastify' {
 
 const SCHEME = /^Token\s+(\S+)\s*$/i;
 
+/** The token an `Authorization` header carries, whatever the case of `Token` and the spaces. */
+function tokenOf(request: FastifyRequest): string | undefined {
+  return SCHEME.exec(request.headers.authorization ?? '')?.[1];
+}
+
+/** A rate-limit key for `kind` per token: one token is one bucket however its header is
+ * written (`token X`, `TOKEN  X`), and the key holds no secret (a hash). */
+export function tokenRateKey(kind: string, request: FastifyRequest): string {
+  return `${kind}:${createHash('sha256').update(tokenOf(request) ?? '').digest('hex')}`;
+}
+
 export const authPlugin = fp(async (app: FastifyInstance, opts: { tokens: TokenService }) => {
   app.decorateRequest('account', null);
   app.decorate('requireAccount', async (request: FastifyRequest) => {
-    const match = SCHEME.exec(request.headers.authorization ?? '');
-    const account = match?.[1] ? await opts.tokens.authenticate(match[1]) : undefined;
+    const token = tokenOf(request);
+    const account = token ? await opts.tokens.authenticate(token) : undefined;
     if (!account) throw errors.unauthorized();
     request.account = account;
   });

@@ -11,8 +11,8 @@ import type { CameraAnalyzer } from '../../vision/camera-health/types.js';
 /** What a `camera.analyze` job carries (queue/jobs.ts). */
 export type AnalyzeJob = JobPayload<'camera.analyze'>;
 
-/** Smallest side an image must have to be analysed (also as a first reference). */
-const MIN_SIDE = 64;
+/** Smallest side an image must have to be analysed (also as a reference). */
+export const MIN_SIDE = 64;
 
 /** Turns an uploaded image into a camera log: analysis against the reference, status from the
  * camera's thresholds, the camera's latest status, and an alert when the status changed. */

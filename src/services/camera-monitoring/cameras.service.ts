@@ -1,11 +1,11 @@
 import { ANOMALY_KEYS, type Thresholds } from '../../domain/camera-health.js';
 import type { CameraLogRepository, LogFilter } from '../../storage/repositories/camera-log.repository.js';
 import type { CameraListFilter, CameraRepository, CameraRow } from '../../storage/repositories/camera.repository.js';
-import { decodeImage } from '../../vision/image/decode.js';
+import { decodeImage, probeImage } from '../../vision/image/decode.js';
 import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
 import type { LicenseService } from '../licenses.service.js';
-import { thresholdsOf } from './analysis.service.js';
+import { MIN_SIDE, thresholdsOf } from './analysis.service.js';
 
 /** Reads and changes cameras of the caller's licenses. */
 export class CamerasService {
@@ -59,6 +59,11 @@ export class CamerasService {
     const camera = await this.require(accountId, licenseId, serial);
     if (!bytes || bytes.length === 0) throw errors.badRequest('No image provided: send the file as "upload".', 'missing_upload');
     await decodeImage(bytes, { maxPixels: this.options.maxPixels, maxSide: 32, grayscale: true });
+    // Every later upload would be a config_issue against a reference this small.
+    const { width, height } = await probeImage(bytes, this.options.maxPixels);
+    if (Math.min(width, height) < MIN_SIDE) {
+      throw errors.badRequest(`The reference image is ${width}x${height} pixels; it needs at least ${MIN_SIDE} on each side.`, 'reference_too_small');
+    }
     const image = await this.images.store(accountId, bytes, `accounts/${accountId}/cameras/${camera.id}/reference`);
     await this.cameras.setReference(camera.id, image.id);
   }

@@ -37,6 +37,9 @@ export class CameraUploadService {
     }
     const serial = input.serial.trim();
     if (!SERIAL.test(serial)) throw errors.badRequest('camera_id must be 1 to 128 printable characters without spaces.', 'invalid_camera_id');
+    // A path segment of . or .. is resolved away by browsers and HTTP libraries: such a camera
+    // could never be read or deleted through the API.
+    if (serial === '.' || serial === '..') throw errors.badRequest('camera_id cannot be "." or "..".', 'invalid_camera_id');
     const tag = input.tag?.trim();
     if (tag !== undefined && tag !== '' && !TAG.test(tag)) throw errors.badRequest('tag must be 1 to 64 characters.', 'invalid_tag');
     // A full (tiny) decode catches truncated and corrupt files before anything is stored.

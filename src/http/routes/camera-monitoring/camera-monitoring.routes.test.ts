@@ -88,6 +88,15 @@ describe('camera monitoring API', () => {
       expect((await t.app.inject({ url: `${P}/${c.license.id}/cameras/`, headers: c.auth })).json()).toEqual([]);
     });
 
+    it('refuses the camera ids . and .., which no HTTP client could address afterwards', async () => {
+      const c = await customer();
+      for (const id of ['.', '..']) {
+        const res = await upload(c.auth, { upload: { bytes: scene }, camera_id: id });
+        expect([res.statusCode, res.json().message]).toEqual([400, 'camera_id cannot be "." or "..".']);
+      }
+      expect((await t.app.inject({ url: `${P}/${c.license.id}/cameras/`, headers: c.auth })).json()).toEqual([]);
+    });
+
     it('answers 400 for a body that is not multipart', async () => {
       const c = await customer();
       const res = await t.app.inject({ method: 'POST', url: `${P}/create-log/`, headers: { ...c.auth, 'content-type': 'application/json' }, payload: '{"camera_id":"x"}' });
@@ -150,6 +159,25 @@ describe('camera monitoring API', () => {
         await t2.close();
       }
     });
+
+    it('counts one token once however its Authorization header is written', async () => {
+      const t2 = await buildTestApp({ UPLOAD_RATE_PER_SECOND: '1' });
+      try {
+        const a = await t2.account();
+        await t2.container.licenses.create({ accountId: a.id, size: 10, expiration: new Date(Date.now() + 86_400_000) });
+        const spellings = [`Token ${a.token}`, `token ${a.token}`, `TOKEN  ${a.token}`, `Token ${a.token} `];
+        const statuses: number[] = [];
+        for (const [i, authorization] of spellings.entries()) {
+          const { payload, headers } = await multipartBody({ upload: { bytes: scene }, camera_id: `S${i}` });
+          statuses.push((await t2.app.inject({ method: 'POST', url: `${P}/create-log/`, payload, headers: { ...headers, authorization } })).statusCode);
+        }
+        // One bucket of 1 per second: the spellings after the first are throttled, not fresh buckets.
+        expect(statuses[0]).toBe(201);
+        expect(statuses.slice(1).filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+      } finally {
+        await t2.close();
+      }
+    });
   });
 
   describe('reads and ownership', () => {
@@ -194,6 +222,9 @@ describe('camera monitoring API', () => {
         `${P}/${c.license.id}/cameras/F/logs/?start=2024-03-02&end=2024-03-01`,
         `${P}/${c.license.id}/cameras/F/logs/?status=broken`,
         `${P}/${c.license.id}/cameras/F/logs/?limit=0`,
+        `${P}/${c.license.id}/cameras/F/logs/?offset=1e20`,
+        `${P}/${c.license.id}/cameras/?offset=1e20`,
+        `${P}/${c.license.id}/alerts/?offset=1e20`,
         `${P}/${c.license.id}/alerts/?sent=maybe`,
         `${P}/${c.license.id}/alerts/?start=yesterday`,
       ];
@@ -229,6 +260,9 @@ describe('camera monitoring API', () => {
       expect((await t.app.inject({ method: 'POST', url, payload: none.payload, headers: { ...none.headers, ...c.auth } })).statusCode).toBe(400);
       const bad = await multipartBody({ upload: { bytes: Buffer.from('nope') } });
       expect((await t.app.inject({ method: 'POST', url, payload: bad.payload, headers: { ...bad.headers, ...c.auth } })).statusCode).toBe(400);
+      const tiny = await multipartBody({ upload: { bytes: await sharp({ create: { width: 1, height: 1, channels: 3, background: '#808080' } }).png().toBuffer() } });
+      const small = await t.app.inject({ method: 'POST', url, payload: tiny.payload, headers: { ...tiny.headers, ...c.auth } });
+      expect([small.statusCode, small.json().message]).toEqual([400, 'The reference image is 1x1 pixels; it needs at least 64 on each side.']);
       const good = await multipartBody({ upload: { bytes: scene } });
       const missing = await t.app.inject({ method: 'POST', url: `${P}/${c.license.id}/cameras/NOPE/reference/`, payload: good.payload, headers: { ...good.headers, ...c.auth } });
       expect(missing.statusCode).toBe(404);

@@ -64,5 +64,6 @@ export const CameraParams = Type.Object({ license_id: Type.Integer({ minimum: 1 
 export const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD (UTC)' });
 export const Paging = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Page size (Vigil extension)' })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Items to skip (Vigil extension)' })),
+  // Bounded so a huge offset (1e20) is a 400, not a number the database cannot take.
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Items to skip (Vigil extension)' })),
 };

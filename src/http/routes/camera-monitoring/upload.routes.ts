@@ -1,9 +1,8 @@
 import type { TypedApp } from '../../typed-app.js';
-import { createHash } from 'node:crypto';
 import { UPLOAD_MESSAGES, type CameraUploadService } from '../../../services/camera-monitoring/upload.service.js';
 import { errors } from '../../../services/errors.js';
 import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
-import { accountOf } from '../../plugins/auth.plugin.js';
+import { accountOf, tokenRateKey } from '../../plugins/auth.plugin.js';
 import { readMultipart, singleField } from '../../multipart.js';
 import { ErrorMessage, Message } from './schemas.js';
 
@@ -24,8 +23,7 @@ export async function uploadRoutes(app: TypedApp, opts: UploadRouteOptions) {
       onRequest: [
         app.requireAccount,
         async (request) => {
-          const key = `upload:${createHash('sha256').update(request.headers.authorization ?? '').digest('hex')}`;
-          await enforceRate(opts.limiter, key, opts.ratePerSecond, 'Rate limit exceeded: too many uploads per second.');
+          await enforceRate(opts.limiter, tokenRateKey('upload', request), opts.ratePerSecond, 'Rate limit exceeded: too many uploads per second.');
         },
       ],
       schema: {

@@ -171,6 +171,20 @@ describe('text recognition API', () => {
     expect((await t.app.inject({ url: '/v1/ocr/statistics/', headers: a.auth })).json().usage.calls).toBe(0);
   });
 
+  it('answers 400 to hostile bodies: JSON nested 5,000 deep, a megabyte-long type (not echoed whole)', async () => {
+    const a = await t.account();
+    const deep = `{"type":"vin","upload":"${image.toString('base64')}","config":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+    for (const url of ['/v1/ocr/reader/', '/v1/plate-reader/']) {
+      const res = await t.app.inject({ method: 'POST', url, payload: deep, headers: { ...a.auth, 'content-type': 'application/json' } });
+      expect([res.statusCode, res.json().detail], url).toEqual([400, 'A field of the request is nested too deeply.']);
+    }
+    const huge = 'x'.repeat(1_000_000);
+    const res = await post('/v1/ocr/reader/', a.auth, { upload: { bytes: image }, type: huge });
+    expect(res.statusCode).toBe(400);
+    expect(res.body.length).toBeLessThan(500);
+    expect(res.json().detail).toMatch(/^Unknown type "x{40}\u2026"; use one of vin, /);
+  });
+
   it('throttles with 429 and the body plate-reader clients expect', async () => {
     const t2 = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1' }, { recognizer });
     try {

@@ -58,7 +58,9 @@ export async function ocrRoutes(app: TypedApp, opts: OcrRouteOptions) {
       if (!type) {
         const given = field(req, 'type');
         if (!given) throw errors.badRequest('Missing required parameter: type.', 'missing_parameter');
-        if (!(OCR_TYPES as readonly string[]).includes(given)) throw errors.badRequest(`Unknown type "${given}"; use one of ${OCR_TYPES.join(', ')}.`, 'invalid_type');
+        // Echo at most 40 characters of what was sent: a megabyte of it makes no better error.
+        const shown = given.length > 40 ? `${given.slice(0, 40)}\u2026` : given;
+        if (!(OCR_TYPES as readonly string[]).includes(given)) throw errors.badRequest(`Unknown type "${shown}"; use one of ${OCR_TYPES.join(', ')}.`, 'invalid_type');
         type = given as OcrType;
       }
       const timestamp = parseTimestamp(field(req, 'timestamp'));

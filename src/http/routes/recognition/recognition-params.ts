@@ -1,10 +1,10 @@
 import type { TypedApp } from '../../typed-app.js';
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { errors } from '../../../services/errors.js';
 import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
 import type { RecognitionRequest } from '../../recognition-request.js';
+import { tokenRateKey } from '../../plugins/auth.plugin.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]00:?00)?$/;
 
@@ -46,7 +46,6 @@ export function useRecognitionErrors(app: TypedApp): void {
 /** onRequest hook: 429 when the token sends more than `perSecond` requests of this kind. */
 export function throttlePerToken(limiter: RateLimiter, kind: string, perSecond: number) {
   return async (request: FastifyRequest) => {
-    const key = `${kind}:${createHash('sha256').update(request.headers.authorization ?? '').digest('hex')}`;
-    await enforceRate(limiter, key, perSecond, 'Request was throttled. Expected available in 1 second.', 'throttled');
+    await enforceRate(limiter, tokenRateKey(kind, request), perSecond, 'Request was throttled. Expected available in 1 second.', 'throttled');
   };
 }
