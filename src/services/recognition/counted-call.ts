@@ -1,6 +1,10 @@
 import type { UsageFamily } from '../../domain/usage.js';
 import { decodeForRecognition, ImageDecodeError } from '../../vision/image/decode.js';
-import { errors } from '../errors.js';
+import { AppError, errors } from '../errors.js';
+import { EngineBusyError } from '../../vision/runtime/worker-pool.js';
+
+/** What a caller is told to wait when the engine's queue is full: a few reads' time. */
+const BUSY_RETRY_SECONDS = 2;
 import type { UsageService } from '../usage.service.js';
 
 /** One engine call as every recognition family makes it: the image is validated before the
@@ -21,6 +25,9 @@ export async function countedRecognition<T>(
   } catch (err) {
     await refund();
     if (err instanceof ImageDecodeError) throw err;
+    if (err instanceof EngineBusyError) {
+      throw new AppError(503, 'engine_busy', 'The recognition engine is busy: too many images are waiting to be read. Try again in a few seconds.', { 'retry-after': String(BUSY_RETRY_SECONDS) });
+    }
     throw errors.unavailable('Prediction service error: the image could not be processed. Try again.', 'prediction_failed');
   }
 }

@@ -1,7 +1,7 @@
 import type { Piscina } from 'piscina';
 import type { PlateReader, PlateReadOptions, PlateReadResult } from '../plates/plate.types.js';
 import { defaultVisionSettings, type VisionSettings } from '../settings.js';
-import { createWorkerPool, siblingModule } from './worker-pool.js';
+import { createWorkerPool, runTask, siblingModule } from './worker-pool.js';
 
 /** PlateReader on worker threads; detector and OCR models load once per thread, on first use. */
 export class PooledPlateReader implements PlateReader {
@@ -11,7 +11,7 @@ export class PooledPlateReader implements PlateReader {
 
   read(image: Buffer, options: PlateReadOptions): Promise<PlateReadResult> {
     this.pool ??= createWorkerPool(siblingModule(import.meta.url, 'plate.worker'), this.threads, 'plates', this.settings);
-    return this.pool.run({ image, options }) as Promise<PlateReadResult>;
+    return runTask<PlateReadResult>(this.pool, 'plates', { image, options });
   }
 
   async close(): Promise<void> {

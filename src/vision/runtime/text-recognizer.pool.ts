@@ -1,7 +1,7 @@
 import type { Piscina } from 'piscina';
 import type { OcrType, TextReading, TextRecognizer } from '../ocr/ocr.types.js';
 import { defaultVisionSettings, type VisionSettings } from '../settings.js';
-import { createWorkerPool, siblingModule } from './worker-pool.js';
+import { createWorkerPool, runTask, siblingModule } from './worker-pool.js';
 
 /** TextRecognizer on worker threads; the OCR models load once per thread, on first use. */
 export class PooledTextRecognizer implements TextRecognizer {
@@ -11,7 +11,7 @@ export class PooledTextRecognizer implements TextRecognizer {
 
   read(type: OcrType, image: Buffer): Promise<TextReading[]> {
     this.pool ??= createWorkerPool(siblingModule(import.meta.url, 'ocr.worker'), this.threads, 'ocr', this.settings);
-    return this.pool.run({ type, image }) as Promise<TextReading[]>;
+    return runTask<TextReading[]>(this.pool, 'ocr', { type, image });
   }
 
   async close(): Promise<void> {

@@ -24,6 +24,26 @@ export function createWorkerPool(workerModule: URL, threads: number, name: strin
   });
 }
 
+/** Thrown when a pool's queue is full: the machine is busy, not broken, and the caller should
+ * try again shortly (recognition answers 503 with Retry-After). */
+export class EngineBusyError extends Error {
+  override name = 'EngineBusyError';
+  constructor(readonly pool: string) {
+    super(`the ${pool} engine's queue is full`);
+  }
+}
+
+/** Runs one task; a full queue becomes EngineBusyError (piscina rejects with a plain Error). */
+export async function runTask<T>(pool: Piscina, name: string, task: unknown): Promise<T> {
+  if (pool.queueSize >= pool.options.maxQueue) throw new EngineBusyError(name);
+  try {
+    return (await pool.run(task)) as T;
+  } catch (err) {
+    if (err instanceof Error && err.message === 'Task queue is at limit') throw new EngineBusyError(name);
+    throw err;
+  }
+}
+
 /** The sibling module with the same extension as the calling module (.ts in tests, .js built). */
 export function siblingModule(callerUrl: string, basename: string): URL {
   const ext = callerUrl.endsWith('.ts') ? '.ts' : '.js';

@@ -4,6 +4,7 @@ import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { startHttpReceiver, type HttpReceiver } from '../../../../test/helpers/http-receiver.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
+import { EngineBusyError } from '../../../vision/runtime/worker-pool.js';
 
 /** Requests shaped like the existing clients (home automation, NVR plugins, Node-RED, vendor
  * scripts) and every field they read. The pipeline is a recorder here so options can be
@@ -113,6 +114,23 @@ describe('plate reader API', () => {
     const stats = (await t.app.inject({ url: '/v1/statistics', headers: a.auth })).json();
     expect(stats).toMatchObject({ usage: { calls: 1 }, total_calls: 1 });
     expect((await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload: ok.payload, headers: ok.headers })).statusCode).toBe(401);
+  });
+});
+
+describe('plate reader under overload', () => {
+  it('answers a full engine queue as overload: 503 with Retry-After and a message that says so, the call refunded', async () => {
+    const busy = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1000' }, { plateReader: { read: async () => { throw new EngineBusyError('plates'); } } });
+    try {
+      const a = await busy.account();
+      const { payload, headers } = await multipartBody({ upload: { bytes: await sceneJpeg(200, 100, 3) } });
+      const res = await busy.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers: { ...headers, ...a.auth } });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('2');
+      expect(res.json()).toMatchObject({ status_code: 503, code: 'engine_busy', detail: expect.stringMatching(/busy/) });
+      expect((await busy.app.inject({ url: '/v1/statistics/', headers: a.auth })).json().usage.calls).toBe(0);
+    } finally {
+      await busy.close();
+    }
   });
 });
 
