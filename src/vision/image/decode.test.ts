@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { pngBomb, sceneJpeg } from '../../../test/fixtures/images.js';
@@ -13,6 +14,22 @@ describe('image decode', () => {
     expect([rgb.width, rgb.height, rgb.channels, rgb.data.length]).toEqual([64, 32, 3, 64 * 32 * 3]);
     const gray = await decodeImage(bytes, { grayscale: true, maxSide: 16 });
     expect([gray.width, gray.height, gray.channels]).toEqual([16, 8, 1]);
+  });
+
+  it('decodes an HEVC-coded HEIC (an iPhone photo), which sharp alone cannot', async () => {
+    const heic = await readFile(new URL('../../../test/fixtures/files/blue-128x96.heic', import.meta.url));
+    expect(await probeImage(heic)).toEqual({ format: 'heif', width: 128, height: 96 });
+    const rgb = await decodeImage(heic);
+    expect([rgb.width, rgb.height, rgb.channels]).toEqual([128, 96, 3]);
+    // The corner is the fixture's blue, within the codec's loss.
+    expect([...rgb.data.subarray(0, 3)].map((v, i) => Math.abs(v - [200, 120, 40][i]!) <= 8)).toEqual([true, true, true]);
+    const small = await decodeForRecognition(heic, { maxSide: 32, grayscale: true });
+    expect([small.width, small.height, small.channels]).toEqual([32, 24, 1]);
+  });
+
+  it('refuses a HEIC whose data is cut short', async () => {
+    const heic = await readFile(new URL('../../../test/fixtures/files/blue-128x96.heic', import.meta.url));
+    await expect(decodeImage(heic.subarray(0, heic.length - 200))).rejects.toBeInstanceOf(ImageDecodeError);
   });
 
   it('applies EXIF orientation', async () => {

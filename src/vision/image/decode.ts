@@ -1,4 +1,4 @@
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 
 /** Formats a camera or a client can reasonably send. SVG and PDF are refused: they can reference
  * external files and are not photographs. */
@@ -106,8 +106,28 @@ export function decodeForRecognition(bytes: Buffer, options: Omit<DecodeOptions,
 
 const corrupt = () => new ImageDecodeError('The image data is corrupt or truncated.', 'unreadable');
 
+/** sharp's prebuilt libvips reads HEIF headers but has no HEVC decoder, and HEVC is what every
+ * iPhone photo holds: those are decoded by libheif compiled to WebAssembly (heic-decode), then
+ * go through the same resizing as every other image. */
+async function heicPixels(bytes: Buffer): Promise<Sharp> {
+  const { default: decodeHeic } = await import('heic-decode');
+  const { width, height, data } = await decodeHeic({ buffer: bytes });
+  return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });
+}
+
+/** Whether the file is HEVC-coded HEIF, from its `ftyp` box: the HEVC brands say so outright;
+ * the generic ones (mif1, msf1: AVIF uses them too) are asked of the header. */
+async function isHevc(bytes: Buffer): Promise<boolean> {
+  if (bytes.length < 12 || bytes.toString('latin1', 4, 8) !== 'ftyp') return false;
+  const brand = bytes.toString('latin1', 8, 12);
+  if (['heic', 'heix', 'hevc', 'hevx'].includes(brand)) return true;
+  if (brand !== 'mif1' && brand !== 'msf1') return false;
+  const meta = await sharp(bytes, { limitInputPixels: false }).metadata().catch(() => undefined);
+  return meta?.compression === 'hevc';
+}
+
 async function decodePixels(bytes: Buffer, maxPixels: number, options: DecodeOptions, failOn: 'truncated' | 'none'): Promise<RawImage> {
-  let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn, pages: 1 }).rotate();
+  let pipeline = (await isHevc(bytes)) ? await heicPixels(bytes) : sharp(bytes, { limitInputPixels: maxPixels, failOn, pages: 1 }).rotate();
   if (options.maxSide) {
     pipeline = pipeline.resize(options.maxSide, options.maxSide, { fit: 'inside', withoutEnlargement: true });
   }

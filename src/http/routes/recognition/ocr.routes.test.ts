@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OcrType, TextReading, TextRecognizer } from '../../../vision/ocr/ocr.types.js';
@@ -65,6 +66,13 @@ describe('text recognition API', () => {
       const r = (await post('/v1/ocr/reader/', a.auth, { upload: { bytes: image }, type })).json();
       expect(r.results[0].identifier.props).not.toHaveProperty('orientation');
     }
+  });
+
+  it('accepts an iPhone HEIC photo (HEVC), which it used to refuse as corrupt', async () => {
+    const a = await t.account();
+    const heic = await readFile(new URL('../../../../test/fixtures/files/blue-128x96.heic', import.meta.url));
+    const res = await post('/v1/ocr/reader/', a.auth, { upload: { bytes: heic, filename: 'IMG_0001.HEIC' }, type: 'vin' });
+    expect([res.statusCode, res.json().filename]).toEqual([200, 'IMG_0001.HEIC']);
   });
 
   it('reads base64 in a multipart field, in JSON and urlencoded bodies', async () => {
