@@ -44,6 +44,7 @@ export const VIGIL_MODELS_DIR = fileURLToPath(new URL('../../../models/', import
 
 export const VIGIL_MODEL_FILES = {
   plateReader: join(VIGIL_MODELS_DIR, 'plate-reader.onnx'),
+  plateDetector: join(VIGIL_MODELS_DIR, 'plate-detector.onnx'),
 } as const;
 
 export function readModelText(file: string): string {

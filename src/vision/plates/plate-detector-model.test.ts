@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { RawImage } from '../image/decode.js';
+import { decodePlates, DETECTOR_HEIGHT, DETECTOR_WIDTH, toDetectorInput } from './plate-detector-model.js';
+
+/** Six maps of rows x cols: heat, pooled heat, log w, log h, offset x, offset y. */
+function maps(rows: number, cols: number, peaks: Array<{ x: number; y: number; heat: number; w: number; h: number; ox?: number; oy?: number }>): Float32Array {
+  const plane = rows * cols;
+  const out = new Float32Array(6 * plane);
+  for (const p of peaks) {
+    const i = p.y * cols + p.x;
+    out[i] = p.heat;
+    out[2 * plane + i] = Math.log(p.w);
+    out[3 * plane + i] = Math.log(p.h);
+    out[4 * plane + i] = p.ox ?? 0;
+    out[5 * plane + i] = p.oy ?? 0;
+  }
+  // The pooled map: each cell's 3x3 maximum, as the exported graph computes it.
+  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {
+    let m = 0;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const yy = y + dy, xx = x + dx;
+      if (yy >= 0 && yy < rows && xx >= 0 && xx < cols) m = Math.max(m, out[yy * cols + xx]!);
+    }
+    out[plane + y * cols + x] = m;
+  }
+  return out;
+}
+
+describe('plate detector decoding', () => {
+  it('keeps 3x3 peaks above the floor, best first, boxes in photo pixels', () => {
+    const m = maps(10, 20, [
+      { x: 5, y: 4, heat: 0.9, w: 40, h: 12, ox: 0.5, oy: 0.25 },
+      { x: 6, y: 4, heat: 0.6, w: 40, h: 12 }, // beside a higher peak: not a plate of its own
+      { x: 15, y: 8, heat: 0.5, w: 20, h: 8 },
+      { x: 1, y: 1, heat: 0.2, w: 20, h: 8 }, // under the floor
+    ]);
+    const found = decodePlates(m, 10, 20, 0.5, 0.3);
+    expect(found.map((f) => f.score)).toEqual([expect.closeTo(0.9, 6), expect.closeTo(0.5, 6)]);
+    // Centre (5.5, 4.25) cells x 4 px = (22, 17) input px, 40 x 12 wide; photo = input / 0.5.
+    const b = found[0]!.box;
+    expect([b.xmin, b.ymin, b.xmax, b.ymax].map((v) => Math.round(v * 100) / 100)).toEqual([4, 22, 84, 46]);
+  });
+});
+
+describe('plate detector input', () => {
+  it('fits the photo into 640 x 384 top-left, grey beyond it, grey photos over three channels', () => {
+    const photo: RawImage = { data: Buffer.alloc(720 * 1280, 255), width: 1280, height: 720, channels: 1 };
+    const { input, scale } = toDetectorInput(photo);
+    expect(scale).toBe(0.5);
+    const plane = DETECTOR_WIDTH * DETECTOR_HEIGHT;
+    expect(input).toHaveLength(3 * plane);
+    expect([input[0], input[plane], input[2 * plane]]).toEqual([1, 1, 1]);
+    // Row 360 is below the 360-row photo: padding.
+    expect(input[360 * DETECTOR_WIDTH]).toBeCloseTo(114 / 255, 6);
+    // A tall photo is limited by its height.
+    expect(toDetectorInput({ data: Buffer.alloc(768 * 100 * 3), width: 100, height: 768, channels: 3 }).scale).toBe(0.5);
+  });
+});

@@ -1,0 +1,85 @@
+import type { RawImage } from '../image/decode.js';
+import { resizeBilinear } from '../image/warp.js';
+import { createOnnxSession, type OnnxSessionOptions, runSingle, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
+import type { Box } from './plate.types.js';
+
+/** Input of Vigil's plate detector (training/vigil_train/detector.py): the photo scaled so it
+ * fits 640 x 384, placed top-left on grey (114), RGB in [0, 1]. */
+export const DETECTOR_WIDTH = 640;
+export const DETECTOR_HEIGHT = 384;
+const STRIDE = 4;
+const PAD = 114 / 255;
+
+export interface DetectedPlate {
+  /** Photo pixels. */
+  box: Box;
+  /** Heatmap peak, 0..1. */
+  score: number;
+}
+
+export interface PlateDetector {
+  detect(image: RawImage, options?: { minScore?: number }): Promise<DetectedPlate[]>;
+}
+
+export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads'> {
+  /** Model file (default: models/plate-detector.onnx). */
+  file?: string;
+}
+
+/** Default floor of a peak: the validation frames' best trade of found plates against wrong boxes. */
+const MIN_SCORE = 0.3;
+
+/** The photo as the detector's input, and the scale from photo to input pixels. */
+export function toDetectorInput(image: RawImage): { input: Float32Array; scale: number } {
+  const scale = Math.min(DETECTOR_WIDTH / image.width, DETECTOR_HEIGHT / image.height);
+  const w = Math.max(1, Math.round(image.width * scale));
+  const h = Math.max(1, Math.round(image.height * scale));
+  const small = resizeBilinear(image, w, h);
+  const plane = DETECTOR_WIDTH * DETECTOR_HEIGHT;
+  const input = new Float32Array(3 * plane).fill(PAD);
+  const ch = small.channels;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const from = (y * w + x) * ch;
+      const to = y * DETECTOR_WIDTH + x;
+      for (let c = 0; c < 3; c++) input[c * plane + to] = small.data[from + (ch === 3 ? c : 0)]! / 255;
+    }
+  }
+  return { input, scale };
+}
+
+/** CenterNet decoding: a cell is a plate where its heat is a 3x3 maximum (the model outputs the
+ * pooled map beside the heat) and at least `minScore`; its box is the size and offset there. */
+export function decodePlates(maps: Float32Array, rows: number, cols: number, scale: number, minScore: number): DetectedPlate[] {
+  const plane = rows * cols;
+  const out: DetectedPlate[] = [];
+  for (let i = 0; i < plane; i++) {
+    const heat = maps[i]!;
+    if (heat < minScore || heat < maps[plane + i]!) continue;
+    const y = Math.floor(i / cols);
+    const x = i % cols;
+    const w = Math.exp(maps[2 * plane + i]!);
+    const h = Math.exp(maps[3 * plane + i]!);
+    const cx = (x + maps[4 * plane + i]!) * STRIDE;
+    const cy = (y + maps[5 * plane + i]!) * STRIDE;
+    out.push({ score: heat, box: { xmin: (cx - w / 2) / scale, ymin: (cy - h / 2) / scale, xmax: (cx + w / 2) / scale, ymax: (cy + h / 2) / scale } });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Vigil's trained plate detector on the calling thread. */
+export async function createPlateDetector(options: PlateDetectorOptions = {}): Promise<PlateDetector> {
+  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateDetector, { intraOpNumThreads: options.intraOpNumThreads });
+  return {
+    async detect(image, opts = {}) {
+      const { input, scale } = toDetectorInput(image);
+      const { data, dims } = await runSingle(session, input, [1, 3, DETECTOR_HEIGHT, DETECTOR_WIDTH]);
+      const [, maps, rows, cols] = dims as [number, number, number, number];
+      if (maps !== 6) throw new Error(`plate detector model gives ${maps} maps, expected 6`);
+      const clip = (b: Box): Box => ({
+        xmin: Math.max(0, b.xmin), ymin: Math.max(0, b.ymin), xmax: Math.min(image.width, b.xmax), ymax: Math.min(image.height, b.ymax),
+      });
+      return decodePlates(data, rows, cols, scale, opts.minScore ?? MIN_SCORE).map((p) => ({ ...p, box: clip(p.box) }));
+    },
+  };
+}
