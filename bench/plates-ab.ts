@@ -1,8 +1,10 @@
 /**
- * npm run bench:plates-ab -- --base REV [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
- * B this checkout's working tree, each with its own OCR engine, in one process. Every photo is
+ * B this checkout's working tree, each with its own OCR engine, in one process; B reads plate
+ * numbers with --reader (default `trained`, as PLATE_READER's default), on the --split half of
+ * each set (default `held`, see bench:plates). Every photo is
  * read by both, in alternating order, so a machine whose load drifts weighs on both alike (ms on
  * this machine drift by up to 2x between days: a figure is only worth its baseline of the same
  * run). Per set and mode: the O/0-I/1 rate of A and B, median ms and CPU ms per photo, B/A of
@@ -16,10 +18,12 @@ import { decodeImage } from '../src/vision/image/decode.js';
 import type { PlateReadOptions, PlateReadResult } from '../src/vision/plates/plate.types.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
+import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
+import { parsePlateLineReader } from '../src/vision/plates/plate-line-reader.js';
 import { baseRevision, checkoutAt, pairedRuns, timingColumns } from './lib/ab.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { looseKey } from './lib/plates-bench-metrics.js';
-import { DEFAULT_DATA_DIR, loadPlateSets } from './lib/plates-dataset.js';
+import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets } from './lib/plates-dataset.js';
 import { flag } from './lib/stats.js';
 
 const base = baseRevision(flag, 'bench:plates-ab');
@@ -29,6 +33,9 @@ const modes = flag('modes', 'normal,fast')!.split(',') as Array<PlateReadOptions
 const limit = Number(flag('limit', '0'));
 const listDiffs = process.argv.includes('--diffs');
 const copies = copyOptionsFromArgs(flag);
+const split = flag('split', 'held') as DevSplit;
+if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
+const readerB = parsePlateLineReader(flag('reader', 'trained'));
 
 interface Reader { read(image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> }
 
@@ -37,7 +44,7 @@ const baseEngine = await checkout.load<typeof import('../src/vision/ocr/ocr-engi
 const basePlates = await checkout.load<typeof import('../src/vision/plates/plate-pipeline.js')>('src/vision/plates/plate-pipeline.js');
 const readers: Record<'a' | 'b', Reader> = {
   a: basePlates.createPlatePipeline(await baseEngine.createOcrEngine()),
-  b: createPlatePipeline(await createOcrEngine()),
+  b: createPlatePipeline(await createOcrEngine(), { reader: readerB === 'trained' ? await createPlateTextModel() : undefined }),
 };
 
 const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
@@ -48,8 +55,8 @@ const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
 const fingerprint = (r: PlateReadResult) => JSON.stringify(r.plates.map((p) => [p.plate, p.score, p.candidates]));
 const listed = (r: PlateReadResult) => r.plates.map((p) => `${p.plate} ${p.score}`).join(', ') || '-';
 
-console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
-const sets = await loadPlateSets(dataDir);
+console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree reading with ${readerB}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
+const sets = await loadPlateSets(dataDir, split);
 for (const name of wanted) {
   const all = sets[name];
   if (!all) throw new Error(`no plate set ${name}; sets: ${Object.keys(sets).join(', ')}`);
