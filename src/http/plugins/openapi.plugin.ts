@@ -4,10 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /** The OpenAPI document is generated from the route schemas; the reference page is served from
- * the package's own files (no CDN). */
+ * the package's own files (no CDN). OpenAPI 3.1, whose schemas are JSON Schema as the routes
+ * write them (3.0's `exclusiveMaximum` is a boolean, the routes' is a number). */
 export const openapiPlugin = fp(async (app: FastifyInstance, opts: { version: string }) => {
   await app.register(swagger, {
     openapi: {
+      openapi: '3.1.0',
       info: { title: 'Vigil API', version: opts.version, description: 'Camera monitoring, text and plate recognition.' },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Token <API_TOKEN>' } } },
     },
