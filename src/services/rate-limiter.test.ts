@@ -25,6 +25,24 @@ describe.each(limiters)('%s rate limiter', (_name, make, skip) => {
     expect(await limiter.hit('other', 2, 1000, t0 + 20)).toBe(0);
   });
 
+  it.skipIf(skip)('lets no more than the limit through across a second\'s edge (a fixed window let 16 of 8/s through in 51 ms)', async () => {
+    const limiter = make();
+    const t0 = 20_000_000 + 990; // 10 ms before a whole second
+    let allowed = 0;
+    for (let i = 0; i < 16; i++) if ((await limiter.hit('edge', 8, 1000, t0 + (i * 51) / 15)) === 0) allowed++;
+    expect(allowed).toBe(8);
+  });
+
+  it.skipIf(skip)('then admits a steady stream at the limit: one per 1/rate', async () => {
+    const limiter = make();
+    const t0 = 30_000_000;
+    for (let i = 0; i < 8; i++) await limiter.hit('steady', 8, 1000, t0);
+    const waits = [];
+    for (let i = 1; i <= 4; i++) waits.push(await limiter.hit('steady', 8, 1000, t0 + i * 125));
+    expect(waits).toEqual([0, 0, 0, 0]);
+    expect(await limiter.hit('steady', 8, 1000, t0 + 500)).toBe(125);
+  });
+
   it.skipIf(skip)('enforceRate throws 429 with Retry-After', async () => {
     const limiter = make();
     await enforceRate(limiter, 'e', 1, 'slow down');

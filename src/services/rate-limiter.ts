@@ -1,29 +1,43 @@
 import { errors } from './errors.js';
 
-/** Counts requests per key in fixed windows. The embedded implementation is in memory; the
- * distributed one (Redis) shares counters between API processes behind the same interface. */
+/** A token bucket per key: `max` requests at once, refilled at `max` per `windowMs`. Fixed
+ * windows let twice the limit through across a window's edge (16 calls of an 8/s limit in 51 ms);
+ * a bucket never lets more than `max` through in any span shorter than the refill of one. The
+ * embedded implementation is in memory; the distributed one (Redis) shares buckets between API
+ * processes behind the same interface. */
 export interface RateLimiter {
-  /** Counts a hit; returns 0 when allowed, else the milliseconds until the next window. */
+  /** Takes one request from `key`'s bucket; returns 0 when allowed, else the milliseconds until
+   * the bucket holds one again. */
   hit(key: string, max: number, windowMs: number, now?: number): Promise<number>;
 }
 
+export interface Bucket {
+  tokens: number;
+  last: number;
+}
+
+/** The bucket refilled to `now` and one request taken from it when it can be: the rule both
+ * limiters apply (Redis in Lua, the same arithmetic). */
+export function takeToken(bucket: Bucket | undefined, max: number, windowMs: number, now: number): { bucket: Bucket; waitMs: number } {
+  const rate = max / windowMs;
+  const held = bucket ? Math.min(max, bucket.tokens + Math.max(0, now - bucket.last) * rate) : max;
+  if (held >= 1) return { bucket: { tokens: held - 1, last: now }, waitMs: 0 };
+  return { bucket: { tokens: held, last: now }, waitMs: Math.ceil((1 - held) / rate) };
+}
+
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly buckets = new Map<string, Bucket & { windowMs: number }>();
 
   async hit(key: string, max: number, windowMs: number, now = Date.now()): Promise<number> {
-    const start = now - (now % windowMs);
-    const w = this.windows.get(key);
-    if (!w || w.start !== start) {
-      if (this.windows.size > 100_000) this.prune(start);
-      this.windows.set(key, { start, count: 1 });
-      return 0;
-    }
-    w.count++;
-    return w.count <= max ? 0 : start + windowMs - now;
+    if (this.buckets.size > 100_000) this.prune(now);
+    const { bucket, waitMs } = takeToken(this.buckets.get(key), max, windowMs, now);
+    this.buckets.set(key, { ...bucket, windowMs });
+    return waitMs;
   }
 
-  private prune(currentStart: number) {
-    for (const [k, w] of this.windows) if (w.start < currentStart) this.windows.delete(k);
+  /** Buckets untouched for a whole refill are full again: forgetting them changes nothing. */
+  private prune(now: number) {
+    for (const [k, b] of this.buckets) if (now - b.last >= b.windowMs) this.buckets.delete(k);
   }
 }
 

@@ -1,20 +1,28 @@
 import type { Redis } from 'ioredis';
 import type { RateLimiter } from './rate-limiter.js';
 
-/** Counts one hit in the window and returns [count, ms left in the window], atomically. */
-const HIT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return { n, redis.call('PTTL', KEYS[1]) }
+/** takeToken (rate-limiter.ts) in Lua, atomically: refill the bucket to ARGV[3] (now), take one
+ * request when it holds one, and return the milliseconds to wait otherwise (0 when allowed). A
+ * bucket untouched for two refills expires: it would be full. */
+const TAKE = `
+local max, windowMs, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local rate = max / windowMs
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'last')
+local held = max
+if b[1] then held = math.min(max, tonumber(b[1]) + math.max(0, now - tonumber(b[2])) * rate) end
+local wait = 0
+if held >= 1 then held = held - 1 else wait = math.ceil((1 - held) / rate) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(held), 'last', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(2 * windowMs))
+return wait
 `;
 
-/** Fixed-window counters shared by every API process through Redis. */
+/** Token buckets shared by every API process through Redis. */
 export class RedisRateLimiter implements RateLimiter {
   constructor(private readonly redis: Redis, private readonly prefix = 'vigil:rate:') {}
 
   async hit(key: string, max: number, windowMs: number, now = Date.now()): Promise<number> {
-    const windowKey = `${this.prefix}${key}:${Math.floor(now / windowMs)}`;
-    const [count, ttl] = (await this.redis.eval(HIT, 1, windowKey, String(windowMs))) as [number, number];
-    return count <= max ? 0 : Math.max(1, ttl);
+    const wait = await this.redis.eval(TAKE, 1, `${this.prefix}${key}`, String(max), String(windowMs), String(now));
+    return Number(wait);
   }
 }
