@@ -23,10 +23,37 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     void reply.code(status).headers(headers).send(errorBody(family, status, code, message));
   });
 
+  // Every route's path as a pattern and its methods: a path served with other methods is a 405.
+  const routes: Array<{ pattern: RegExp; methods: string[] }> = [];
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    // A catch-all (CORS preflight answers OPTIONS on every path) would make every path known.
+    if (url.replace(/^\//, '') === '*') return;
+    routes.push({ pattern: routePattern(url), methods: ([] as string[]).concat(route.method) });
+  });
+
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorBody('camera', 404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`));
+    const path = request.url.split('?')[0]!;
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods))];
+    if (allowed.length > 0) {
+      const allow = allowed.sort().join(', ');
+      void reply.code(405).header('allow', allow).send(errorBody('camera', 405, 'method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allow}.`));
+      return;
+    }
+    void reply.code(404).send(errorBody('camera', 404, 'route_not_found', `No route ${request.method} ${path}.`));
   });
 });
+
+/** A Fastify route path (`/v1/:license_id/cameras/*`) as a regular expression over request
+ * paths, a trailing slash optional (the router ignores it). */
+export function routePattern(url: string): RegExp {
+  const body = url.replace(/\/+$/, '').split('/').map((part) => {
+    if (part.startsWith(':')) return '[^/]+';
+    if (part === '*') return '.*';
+    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }).join('/');
+  return new RegExp(`^${body}/?$`);
+}
 
 function classify(err: FastifyError | AppError | Error): { status: number; code: string; message: string; headers: Record<string, string> } {
   if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
@@ -65,5 +92,10 @@ function validationMessage(err: FastifyError): string {
   if (!first) return err.message;
   const where = err.validationContext ?? 'request';
   const field = first.instancePath ? first.instancePath.replace(/^\//, '').replace(/\//g, '.') : (first.params as { missingProperty?: string })?.missingProperty;
-  return `Invalid ${where}${field ? ` field "${field}"` : ''}: ${first.message ?? 'invalid value'}.`;
+  // A union of literals fails as one `const` error per literal ("must be equal to constant"):
+  // name the values it takes instead.
+  const allowed = (err.validation ?? []).filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+    .map((e) => String((e.params as { allowedValue?: unknown }).allowedValue));
+  const message = allowed.length > 0 ? `must be one of ${allowed.join(', ')}` : first.message ?? 'invalid value';
+  return `Invalid ${where}${field ? ` field "${field}"` : ''}: ${message}.`;
 }

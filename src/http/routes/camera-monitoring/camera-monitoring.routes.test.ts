@@ -236,6 +236,25 @@ describe('camera monitoring API', () => {
     });
   });
 
+  describe('wrong methods and enum values', () => {
+    it('answers a known path with another method 405 and Allow, an unknown path 404', async () => {
+      const c = await customer();
+      const res = await t.app.inject({ method: 'DELETE', url: `${P}/${c.license.id}/cameras/`, headers: c.auth });
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.json().message).toBe(`DELETE is not allowed on ${P}/${c.license.id}/cameras/; allowed: GET, HEAD.`);
+      expect((await t.app.inject({ method: 'PUT', url: `${P}/create-log/` })).headers.allow).toBe('POST');
+      expect((await t.app.inject({ method: 'GET', url: `${P}/${c.license.id}/nothing/` })).statusCode).toBe(404);
+    });
+
+    it('names the allowed values of an enum field', async () => {
+      const c = await customer();
+      const res = await t.app.inject({ url: `${P}/${c.license.id}/cameras/?status=broken`, headers: c.auth });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toMatch(/^Invalid querystring field "status": must be one of normal, anomaly, .*\.$/);
+    });
+  });
+
   describe('reference image', () => {
     it('is null before any upload, is set by POST (201) and served by a signed URL', async () => {
       const c = await customer();
