@@ -26,9 +26,10 @@ import { Redis } from 'ioredis';
 import { MemoryRateLimiter, type RateLimiter } from './services/rate-limiter.js';
 import { RedisRateLimiter } from './services/redis-rate-limiter.js';
 import { assertHandlersComplete, type JobHandlers } from './queue/jobs.js';
+import { jobQueueStats, type JobRunner } from './queue/job-runner.js';
+import { countingLimiter, PromMetrics } from './services/metrics.js';
 import { SqlJobQueue, SqlJobRunner } from './queue/sql-job-queue.js';
 import { BullJobRunner } from './queue/bullmq-job-runner.js';
-import type { JobRunner } from './queue/job-runner.js';
 import { LeaderLease } from './queue/leader-lease.js';
 import { AlertRepository } from './storage/repositories/alert.repository.js';
 import { CameraLogRepository } from './storage/repositories/camera-log.repository.js';
@@ -58,6 +59,7 @@ export interface Container {
   /** SQL leases embedded; BullMQ workers (the jobs table as outbox) with REDIS_URL. */
   runner: JobRunner;
   rateLimiter: RateLimiter;
+  metrics: PromMetrics;
   camera: {
     uploads: CameraUploadService;
     cameras: CamerasService;
@@ -112,6 +114,9 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const secret = config.images.urlSecret ?? (await settings.getOrCreate('image_url_secret', () => randomBytes(32).toString('base64url')));
   const blobs = overrides.blobs ?? openBlobStore(config.blobs);
 
+  // What operators page on (GET /metrics): services report to it, the HTTP plugin adds to it.
+  const metrics = new PromMetrics();
+  metrics.watchJobs(() => jobQueueStats(db));
   const readiness = new Map<string, () => Promise<void>>([['database', async () => void (await sql`select 1`.execute(db))]]);
   const closers: Array<() => Promise<void>> = [];
 
@@ -127,6 +132,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   // Notifications mark alerts sent through this callback; alerts are built below.
   let alerts: AlertService | undefined;
   const notifications = createNotifications({
+    metrics,
     config, db, queue, images, accounts: accountRepo,
     onDelivered: async (ref: DeliveryRef) => { if (ref.kind === 'alert') await alerts?.markSent(ref.id); },
   });
@@ -138,16 +144,17 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   if (analyzer instanceof PooledCameraAnalyzer) closers.push(() => analyzer.close());
   const analysis = new CameraAnalysisService(cameraRepo, logRepo, images, alerts, analyzer, {
     obstructionConfirmations: config.camera.obstructionConfirmations,
+    metrics,
   });
   const offline = new OfflineSweepService(cameraRepo, logRepo, alerts, { offlineAfterSeconds: config.camera.offlineAfterSeconds });
   const alertService = alerts;
   const usage = new UsageService(new UsageRepository(db));
   const recognizer = overrides.recognizer ?? new PooledTextRecognizer(config.workers.threads, config.vision);
   if (recognizer instanceof PooledTextRecognizer) closers.push(() => recognizer.close());
-  const ocr = new OcrService(recognizer, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels });
+  const ocr = new OcrService(recognizer, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels, metrics });
   const plateReader = overrides.plateReader ?? new PooledPlateReader(config.workers.threads, config.vision);
   if (plateReader instanceof PooledPlateReader) closers.push(() => plateReader.close());
-  const plates = new PlateService(plateReader, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels });
+  const plates = new PlateService(plateReader, usage, images, notifications.webhooks, { maxPixels: config.images.maxPixels, metrics });
   let onprem: Promise<AccountRow> | undefined;
   const onpremAccount = () => (onprem ??= ensureOnpremAccount(accountRepo, usage, config.onprem.maxCalls));
 
@@ -172,10 +179,10 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   let sweepLeader: ((ttlMs: number) => LeaderLease) | undefined;
   // With Redis, rate limits are shared by every API process and jobs run on BullMQ; embedded,
   // limits live in memory and jobs are claimed from the jobs table.
-  let rateLimiter: RateLimiter = new MemoryRateLimiter();
+  let rateLimiter: RateLimiter = countingLimiter(new MemoryRateLimiter(), metrics);
   if (config.redisUrl) {
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2 });
-    rateLimiter = new RedisRateLimiter(redis);
+    rateLimiter = countingLimiter(new RedisRateLimiter(redis), metrics);
     readiness.set('redis', async () => void (await redis.ping()));
     closers.push(async () => redis.disconnect());
     // One BullMQ queue per installation (its database), so installations may share a Redis.
@@ -205,6 +212,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     queue,
     runner,
     rateLimiter,
+    metrics,
     notifications,
     usage,
     ocr,

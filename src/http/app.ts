@@ -2,7 +2,6 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Registry } from 'prom-client';
 import type { Container } from '../container.js';
 import { VERSION } from '../version.js';
 import { authPlugin } from './plugins/auth.plugin.js';
@@ -60,7 +59,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     done(null, fields);
   });
   await app.register(multipart, { limits: { fileSize: config.limits.maxUploadBytes, files: 4, fields: 32, parts: 40 } });
-  await app.register(metricsPlugin, { registry: new Registry() });
+  await app.register(metricsPlugin, { registry: container.metrics.registry });
   await app.register(openapiPlugin, { version: VERSION });
   await app.register(authPlugin, { tokens: container.tokens });
 

@@ -35,3 +35,21 @@ export async function purgeFinishedJobs(db: Kysely<Database>, before: number): P
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Per kind: jobs queued, jobs running, and when the oldest queued job that is due now fell due
+ * (for the queue metrics; scheduled jobs, such as alerts waiting for their window, count as
+ * queued but not as late). */
+export async function jobQueueStats(db: Kysely<Database>, now = Date.now()): Promise<Array<{ kind: string; waiting: number; running: number; oldestDueAt: number | null }>> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      'kind',
+      eb.fn.sum<number>(eb.case().when('status', '=', 'queued').then(1).else(0).end()).as('waiting'),
+      eb.fn.sum<number>(eb.case().when('status', '=', 'running').then(1).else(0).end()).as('running'),
+      eb.fn.min<number | null>(eb.case().when(eb.and([eb('status', '=', 'queued'), eb('run_at', '<=', now)])).then(eb.ref('run_at')).end()).as('oldest'),
+    ])
+    .where('status', 'in', ['queued', 'running'])
+    .groupBy('kind')
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, waiting: Number(r.waiting), running: Number(r.running), oldestDueAt: r.oldest === null ? null : Number(r.oldest) }));
+}

@@ -1,4 +1,5 @@
 import type { JobPayload } from '../../queue/jobs.js';
+import type { Metrics } from '../metrics.js';
 import { classifyScores, confirmObstruction, DEFAULT_REVIEW_BAND, DEFAULT_THRESHOLDS, type AnomalyScores, type Thresholds } from '../../domain/camera-health.js';
 import type { LogStatus } from '../../domain/camera-status.js';
 import type { CameraLogRepository, CameraLogRow } from '../../storage/repositories/camera-log.repository.js';
@@ -23,7 +24,7 @@ export class CameraAnalysisService {
     private readonly images: ImageService,
     private readonly alerts: AlertService,
     private readonly analyzer: CameraAnalyzer,
-    private readonly options: { obstructionConfirmations: number } = { obstructionConfirmations: 2 },
+    private readonly options: { obstructionConfirmations: number; metrics?: Metrics } = { obstructionConfirmations: 2 },
   ) {}
 
   async run(job: AnalyzeJob): Promise<void> {
@@ -85,6 +86,7 @@ export class CameraAnalysisService {
       : await this.logs.insert({ ...values, camera_id: camera.id, image_id: job.imageId, created_at: job.uploadedAt });
     // An older upload analysed late must not overwrite the status of a newer one.
     if (camera.latest_log_id === null || log.id >= camera.latest_log_id) await this.cameras.setLatest(camera.id, e.status, log.id);
+    this.options.metrics?.analysis(e.status);
     if (alert) {
       const fresh = (await this.cameras.findById(camera.id)) ?? camera;
       await this.alerts.consider({ camera: fresh, status: e.status, anomalies: e.anomalies, snapshotImageId: job.imageId });

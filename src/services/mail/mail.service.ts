@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { JobHandlerDefinition, JobPayload, JobQueue } from '../../queue/jobs.js';
+import type { Metrics } from '../metrics.js';
 import type { DeliveryRef, Mailer, MailMessage, OnDelivered } from '../notifications/ports.js';
 
 /** What a `mail.send` job carries (queue/jobs.ts). */
@@ -11,6 +12,7 @@ export interface MailServiceOptions {
   from: string;
   queue: JobQueue;
   onDelivered: OnDelivered;
+  metrics?: Metrics;
   /** Attempts per message; with the runner's backoff 10 attempts span about 17 minutes. */
   maxAttempts?: number;
 }
@@ -49,7 +51,13 @@ export class MailService implements Mailer {
       run: async (p) => {
         // Enqueued while mail was configured, run by a process where it is not: nothing to do.
         if (!this.enabled) return;
-        await this.send(p.message);
+        try {
+          await this.send(p.message);
+        } catch (err) {
+          this.options.metrics?.delivery('mail', 'failed');
+          throw err;
+        }
+        this.options.metrics?.delivery('mail', 'delivered');
         if (p.ref) await this.options.onDelivered(p.ref);
       },
     };

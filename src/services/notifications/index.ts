@@ -6,6 +6,7 @@ import { WebhookRepository } from '../../storage/repositories/webhook.repository
 import { VERSION } from '../../version.js';
 import type { ImageService } from '../images.service.js';
 import { MailService } from '../mail/mail.service.js';
+import type { Metrics } from '../metrics.js';
 import { SafeFetch } from '../outbound/safe-fetch.js';
 import { WebhookService } from '../webhooks/webhook.service.js';
 import type { OnDelivered } from './ports.js';
@@ -17,6 +18,7 @@ export interface NotificationsDeps {
   images: Pick<ImageService, 'bytesOf'>;
   accounts: Pick<AccountRepository, 'findById' | 'findByEmail'>;
   onDelivered: OnDelivered;
+  metrics?: Metrics;
 }
 
 export interface Notifications {
@@ -34,7 +36,7 @@ export interface Notifications {
 export function createNotifications(deps: NotificationsDeps): Notifications {
   const userAgent = `Vigil/${VERSION}`;
   const fetch = new SafeFetch({ allow: deps.config.outboundAllow, userAgent });
-  const mail = new MailService({ smtpUrl: deps.config.mail.smtpUrl, from: deps.config.mail.from, queue: deps.queue, onDelivered: deps.onDelivered });
+  const mail = new MailService({ smtpUrl: deps.config.mail.smtpUrl, from: deps.config.mail.from, queue: deps.queue, onDelivered: deps.onDelivered, metrics: deps.metrics });
   const webhooks = new WebhookService({
     webhooks: new WebhookRepository(deps.db),
     accounts: deps.accounts,
@@ -44,6 +46,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     mailer: mail,
     onDelivered: deps.onDelivered,
     userAgent,
+    metrics: deps.metrics,
     ...deps.config.webhooks,
   });
   return {

@@ -1,6 +1,7 @@
 import type { UsageFamily } from '../../domain/usage.js';
 import { decodeForRecognition, ImageDecodeError } from '../../vision/image/decode.js';
 import { AppError, errors } from '../errors.js';
+import { type Metrics, NO_METRICS } from '../metrics.js';
 import { EngineBusyError } from '../../vision/runtime/worker-pool.js';
 
 /** What a caller is told to wait when the engine's queue is full: a few reads' time. */
@@ -14,6 +15,7 @@ export async function countedRecognition<T>(
   usage: UsageService,
   call: { accountId: number; family: UsageFamily; image: Buffer; maxPixels: number },
   run: () => Promise<T>,
+  metrics: Metrics = NO_METRICS,
 ): Promise<{ value: T; ms: number }> {
   // Recognition reads a photo cut short when most of it decodes (decode.ts, MIN_DECODED_SHARE).
   await decodeForRecognition(call.image, { maxPixels: call.maxPixels, maxSide: 32, grayscale: true });
@@ -21,9 +23,12 @@ export async function countedRecognition<T>(
   const started = performance.now();
   try {
     const value = await run();
-    return { value, ms: Math.round((performance.now() - started) * 1000) / 1000 };
+    const ms = performance.now() - started;
+    metrics.recognition(call.family, 'read', ms / 1000);
+    return { value, ms: Math.round(ms * 1000) / 1000 };
   } catch (err) {
     await refund();
+    metrics.recognition(call.family, err instanceof EngineBusyError ? 'busy' : 'failed');
     if (err instanceof ImageDecodeError) throw err;
     if (err instanceof EngineBusyError) {
       throw new AppError(503, 'engine_busy', 'The recognition engine is busy: too many images are waiting to be read. Try again in a few seconds.', { 'retry-after': String(BUSY_RETRY_SECONDS) });

@@ -4,6 +4,7 @@ import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
+import type { Metrics } from '../metrics.js';
 import { countedRecognition } from './counted-call.js';
 import type { OcrType, TextReading, TextRecognizer } from '../../vision/ocr/ocr.types.js';
 
@@ -46,7 +47,7 @@ export class OcrService {
     private readonly usage: UsageService,
     private readonly images: ImageService,
     private readonly webhooks: WebhookNotifier,
-    private readonly options: { maxPixels: number },
+    private readonly options: { maxPixels: number; metrics?: Metrics },
   ) {}
 
   async read(account: AccountRow, call: RecognitionCall): Promise<RecognitionResult> {
@@ -61,6 +62,7 @@ export class OcrService {
       this.usage,
       { accountId: account.id, family: call.family, image: call.image, maxPixels: this.options.maxPixels },
       () => this.recognizer.read(call.type, call.image),
+      this.options.metrics,
     );
     const result = present(call, readings, ms);
     if (call.family === 'ocr') await this.notify(account.id, call.image, result);

@@ -3,6 +3,7 @@ import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
+import type { Metrics } from '../metrics.js';
 import { countedRecognition } from './counted-call.js';
 import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from '../../vision/plates/plate.types.js';
 import { RESULT_VERSION } from './ocr.service.js';
@@ -29,7 +30,7 @@ export class PlateService {
     private readonly usage: UsageService,
     private readonly images: ImageService,
     private readonly webhooks: WebhookNotifier,
-    private readonly options: { maxPixels: number },
+    private readonly options: { maxPixels: number; metrics?: Metrics },
   ) {}
 
   async read(account: AccountRow, call: PlateCall, style: 'hosted' | 'onprem'): Promise<PlateAnswer> {
@@ -38,6 +39,7 @@ export class PlateService {
       this.usage,
       { accountId: account.id, family: 'plate-reader', image: call.image, maxPixels: this.options.maxPixels },
       () => this.reader.read(call.image, call.options),
+      this.options.metrics,
     );
     const response = plateResponse(call, found, ms, style);
     if (await this.webhooks.hasActive(account.id, 'plate-reader')) {

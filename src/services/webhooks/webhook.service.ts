@@ -3,6 +3,7 @@ import type { JobHandlerDefinition, JobPayload, JobQueue } from '../../queue/job
 import type { AccountRepository } from '../../storage/repositories/account.repository.js';
 import type { WebhookDeliveryRow, WebhookRepository, WebhookRow } from '../../storage/repositories/webhook.repository.js';
 import { errors } from '../errors.js';
+import type { Metrics } from '../metrics.js';
 import type { DeliveryRef, Mailer, OnDelivered, WebhookFamily, WebhookNotifier } from '../notifications/ports.js';
 import { WEBHOOK_FAMILIES, WEBHOOK_FORMATS, type WebhookFormat } from '../notifications/ports.js';
 import { OutboundError, type SafeFetch } from '../outbound/safe-fetch.js';
@@ -22,6 +23,7 @@ export interface WebhookServiceOptions {
   maxAttempts: number;
   disableAfterFailures: number;
   userAgent: string;
+  metrics?: Metrics;
 }
 
 export interface CreatedWebhook {
@@ -148,6 +150,7 @@ export class WebhookService implements WebhookNotifier {
     }
     const durationMs = performance.now() - started;
     await this.o.webhooks.recordAttempt({ webhookId: hook.id, event: p.event, attempt, statusCode, durationMs, error, succeeded: error === null });
+    this.o.metrics?.delivery('webhook', error === null ? 'delivered' : 'failed');
 
     if (error === null) {
       await this.o.webhooks.resetFailures(hook.id);

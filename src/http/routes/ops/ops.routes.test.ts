@@ -1,6 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sceneJpeg } from '../../../../test/fixtures/images.js';
+import { multipartBody } from '../../../../test/helpers/multipart.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
+import { EngineBusyError } from '../../../vision/runtime/worker-pool.js';
 
 describe('operations endpoints', () => {
   let t: TestApp;
@@ -65,6 +68,51 @@ describe('with Redis', () => {
     const t = await buildTestApp({ REDIS_URL: 'redis://127.0.0.1:6379' });
     try {
       expect((await t.app.inject({ url: '/readyz' })).json().checks).toEqual({ database: 'ok', redis: 'ok' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('operator metrics', () => {
+  it('report the job queue, analyses, recognition calls by outcome and rate-limit refusals', async () => {
+    let busy = false;
+    const t = await buildTestApp({ UPLOAD_RATE_PER_SECOND: '1' }, {
+      workers: false,
+      analyzer: { analyze: async () => ({ kind: 'scores', scores: { Blur: 0.1, Obstruction: 0.1, Glare: 0.1, 'Position change': 0.1 } }) },
+      plateReader: { read: async () => { if (busy) throw new EngineBusyError('plates'); return { plates: [], vehiclesWithoutPlate: [] }; } },
+    });
+    try {
+      const a = await t.account();
+      await t.container.licenses.create({ accountId: a.id, size: 2, expiration: new Date(Date.now() + 86_400_000) });
+      const scene = await sceneJpeg(320, 240, 5);
+      const send = async () => {
+        const { payload, headers } = await multipartBody({ upload: { bytes: scene }, camera_id: 'M1' });
+        return t.app.inject({ method: 'POST', url: '/v1/camera-monitoring/create-log/', payload, headers: { ...headers, ...a.auth } });
+      };
+      expect((await send()).statusCode).toBe(201);
+      expect((await send()).statusCode).toBe(429);
+      const metrics = async () => (await t.app.inject({ url: '/metrics' })).body;
+      let text = await metrics();
+      expect(text).toMatch(/^vigil_jobs_waiting\{kind="camera\.analyze"\} 1$/m);
+      expect(text).toMatch(/^vigil_job_oldest_due_age_seconds\{kind="camera\.analyze"\} \d/m);
+      expect(text).toMatch(/^vigil_rate_limited_total\{kind="upload"\} 1$/m);
+
+      t.container.startWorkers();
+      await t.container.runner.drain(10_000);
+      const plate = async () => {
+        const { payload, headers } = await multipartBody({ upload: { bytes: scene } });
+        return t.app.inject({ method: 'POST', url: '/v1/plate-reader/', payload, headers: { ...headers, ...a.auth } });
+      };
+      expect((await plate()).statusCode).toBe(201);
+      busy = true;
+      expect((await plate()).statusCode).toBe(503);
+      text = await metrics();
+      expect(text).toMatch(/^vigil_camera_analyses_total\{status="normal"\} 1$/m);
+      expect(text).not.toMatch(/^vigil_jobs_waiting\{kind="camera\.analyze"\} [1-9]/m);
+      expect(text).toMatch(/^vigil_recognition_calls_total\{family="plate-reader",outcome="read"\} 1$/m);
+      expect(text).toMatch(/^vigil_recognition_calls_total\{family="plate-reader",outcome="busy"\} 1$/m);
+      expect(text).toMatch(/^vigil_recognition_engine_seconds_count\{family="plate-reader"\} 1$/m);
     } finally {
       await t.close();
     }
