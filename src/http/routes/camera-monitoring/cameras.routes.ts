@@ -95,6 +95,7 @@ export async function cameraRoutes(app: TypedApp, opts: { cameras: CamerasServic
     '/:license_id/cameras/:serial/reference/',
     {
       onRequest: app.requireAccount,
+      config: { formBody: Type.Object({ upload: Type.String({ format: 'binary', description: 'The new reference image' }) }) },
       schema: {
         ...secured,
         summary: 'Replace the reference image (earlier ones are kept for historical alerts)',

@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { TypedApp } from '../../typed-app.js';
 import { UPLOAD_MESSAGES, type CameraUploadService } from '../../../services/camera-monitoring/upload.service.js';
 import { errors } from '../../../services/errors.js';
@@ -26,6 +27,13 @@ export async function uploadRoutes(app: TypedApp, opts: UploadRouteOptions) {
           await enforceRate(opts.limiter, tokenRateKey('upload', request), opts.ratePerSecond, 'Rate limit exceeded: too many uploads per second.');
         },
       ],
+      config: {
+        formBody: Type.Object({
+          upload: Type.String({ format: 'binary', description: 'The image (JPEG, PNG, WebP, TIFF, GIF or HEIF)' }),
+          camera_id: Type.String({ description: 'The camera\'s serial: 1 to 128 printable characters, no spaces' }),
+          tag: Type.Optional(Type.String({ description: 'A label kept on the camera (Vigil extension)' })),
+        }),
+      },
       schema: {
         summary: 'Upload a camera image for asynchronous analysis',
         tags: ['camera-monitoring'],

@@ -39,6 +39,12 @@ describe('operations endpoints', () => {
     expect(validation.errors ?? []).toEqual([]);
     expect(validation.valid).toBe(true);
     expect(doc.paths['/v1/camera-monitoring/licenses/'].get.responses['200']).toBeDefined();
+    // Upload endpoints describe their form fields, so /docs can try an upload.
+    const form = (path: string) => Object.keys(doc.paths[path].post.requestBody.content['multipart/form-data'].schema.properties).sort();
+    expect(form('/v1/camera-monitoring/create-log/')).toEqual(['camera_id', 'tag', 'upload']);
+    expect(form('/v1/plate-reader/')).toEqual(['camera_id', 'config', 'mmc', 'regions', 'timestamp', 'upload', 'upload_url']);
+    expect(form('/v1/ocr/reader/')).toContain('type');
+    expect(doc.paths['/v1/camera-monitoring/create-log/'].post.requestBody.content['multipart/form-data'].schema.properties.upload.format).toBe('binary');
     // The plate reader's results are described field by field, both result shapes.
     const plateResults = doc.paths['/v1/plate-reader/'].post.responses['201'].content['application/json'].schema.properties.results.items;
     const shapes = (plateResults.anyOf ?? plateResults.oneOf) as Array<{ properties: Record<string, unknown> }>;

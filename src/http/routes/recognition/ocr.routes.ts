@@ -10,7 +10,7 @@ import { OCR_TYPES, type OcrType } from '../../../vision/ocr/ocr.types.js';
 import type { UsageService } from '../../../services/usage.service.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { readRecognitionRequest } from '../../recognition-request.js';
-import { ErrorDetail, field, parseCameraId, parseTimestamp, Statistics, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
+import { ErrorDetail, field, imageFields, parseCameraId, parseTimestamp, Statistics, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
 
 export interface OcrRouteOptions {
   ocr: OcrService;
@@ -49,6 +49,12 @@ export async function ocrRoutes(app: TypedApp, opts: OcrRouteOptions) {
   const reader = (path: string, family: Extract<UsageFamily, 'ocr' | 'vin' | 'trailer-id'>, fixedType: OcrType | undefined, summary: string) =>
     app.post(path, {
       onRequest: [app.requireAccount, throttle],
+      config: {
+        formBody: Type.Object({
+          ...imageFields,
+          ...(fixedType ? {} : { type: Type.String({ description: 'vin, trailer_id, odometer, shipping_container or boat_reg_number' }) }),
+        }),
+      },
       schema: { summary, tags: ['text-recognition'], security: [{ token: [] }], consumes: ['multipart/form-data', 'application/json', 'application/x-www-form-urlencoded'], response: readerResponses },
     }, async (request, reply) => {
       const account = accountOf(request);

@@ -9,7 +9,7 @@ import type { UsageService } from '../../../services/usage.service.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { readRecognitionRequest } from '../../recognition-request.js';
 import { plateParams } from './plate-params.js';
-import { ErrorDetail, field, parseCameraId, parseTimestamp, Statistics, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
+import { ErrorDetail, field, imageFields, parseCameraId, parseTimestamp, Statistics, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
 
 export interface PlateRouteOptions {
   plates: PlateService;
@@ -74,6 +74,14 @@ export async function plateRoutes(app: TypedApp, opts: PlateRouteOptions) {
   app.post('/plate-reader/', {
     // The on-premise server has no per-second limit (spec, section 8).
     onRequest: onprem ? [] : [app.requireAccount, throttle],
+    config: {
+      formBody: Type.Object({
+        ...imageFields,
+        regions: Type.Optional(Type.String({ description: 'Region codes that guide the reading, comma-separated or repeated (us-ca, br, gb)' })),
+        mmc: Type.Optional(Type.String({ description: 'true: vehicle colour, orientation and make/model' })),
+        config: Type.Optional(Type.String({ description: 'JSON: mode (fast, redaction), detection_mode (vehicle), threshold_d, threshold_o, region (strict), text_formats' })),
+      }),
+    },
     schema: {
       summary: 'Find and read licence plates',
       tags: ['plate-recognition'],

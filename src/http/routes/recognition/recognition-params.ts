@@ -43,6 +43,15 @@ export function useRecognitionErrors(app: TypedApp): void {
   });
 }
 
+/** The image fields every recognition reader takes, for the OpenAPI document (the body is read
+ * by readRecognitionRequest: multipart, JSON or urlencoded). */
+export const imageFields = {
+  upload: Type.Optional(Type.String({ format: 'binary', description: 'The image as a file; or base64 (a data: URL too), or an http(s) URL to fetch' })),
+  upload_url: Type.Optional(Type.String({ description: 'An http(s) URL of the image to fetch' })),
+  camera_id: Type.Optional(Type.String()),
+  timestamp: Type.Optional(Type.String({ description: 'ISO 8601; echoed in the answer' })),
+};
+
 /** onRequest hook: 429 when the token sends more than `perSecond` requests of this kind. */
 export function throttlePerToken(limiter: RateLimiter, kind: string, perSecond: number) {
   return async (request: FastifyRequest) => {
