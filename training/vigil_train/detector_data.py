@@ -23,6 +23,7 @@ from torch.utils.data import IterableDataset
 
 from .data import LABELS, datasets_dir, read_rgb
 from .detector import IN_W, STRIDE
+from .runs import worker_seed
 from .splits import content_side
 from .synth import LAYOUTS, PlateSynth
 
@@ -152,8 +153,7 @@ class DetectorStream(IterableDataset):
         self.seed = seed
 
     def __iter__(self):
-        info = torch.utils.data.get_worker_info()
-        seed = self.seed + (info.id if info else 0) * 7919
+        seed = worker_seed(self.seed)
         rng = random.Random(seed)
         synth = PlateSynth(seed)
         with_plates = [f for f in self.frames if f.boxes]

@@ -1,4 +1,4 @@
-"""Train the plate detector; resumable, time-boxed, fixed seeds (as train_reader).
+"""Train the plate detector; resumable, time-boxed, fixed seeds (see runs.py).
 
     /usr/bin/python3 -m vigil_train.train_detector --run runs/detector --minutes 100
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import time
 from pathlib import Path
 
 import cv2
@@ -24,9 +23,7 @@ from torch.utils.data import DataLoader
 from .detector import IN_H, IN_W, STRIDE, PlateDetector
 from .detector_data import DetectorStream, Frame, iou, load_frames, read_rgb
 from .model import parameter_count
-from .train_reader import learning_rate
-
-CHECKPOINT_EVERY = 200
+from .runs import Run
 
 
 def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
@@ -63,7 +60,6 @@ def decode(heat: np.ndarray, wh: np.ndarray, off: np.ndarray, threshold: float) 
 
 @torch.no_grad()
 def evaluate(model: nn.Module, frames: list[Frame], threshold: float = 0.3) -> dict[str, float]:
-    model.eval()
     found = total = wrong = 0
     for f in frames:
         img, k = letterbox(read_rgb(f.path))
@@ -72,7 +68,6 @@ def evaluate(model: nn.Module, frames: list[Frame], threshold: float = 0.3) -> d
         total += len(f.boxes)
         found += sum(any(iou(g, b) >= 0.5 for b in boxes) for g in f.boxes)
         wrong += sum(all(iou(g, b) < 0.3 for g in f.boxes) for b in boxes)
-    model.train()
     return {"recall": found / max(1, total), "wrong_per_frame": wrong / max(1, len(frames))}
 
 
@@ -91,8 +86,6 @@ def main() -> None:
     torch.manual_seed(args.seed)
     random.seed(args.seed)
     torch.set_num_threads(args.threads)
-    run = Path(args.run)
-    run.mkdir(parents=True, exist_ok=True)
     frames = load_frames()
     fit = [f for f in frames if f.side == "fit"]
     val = [f for f in frames if f.side == "held" and f.source == "scenes-ro"]
@@ -103,57 +96,23 @@ def main() -> None:
 
     model = PlateDetector()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    step, best, elapsed = 0, -1.0, 0.0
-    last = run / "last.pt"
-    if last.exists():
-        state = torch.load(last)
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["opt"])
-        step, best, elapsed = state["step"], state["best"], state.get("elapsed", 0.0)
-        print(f"resumed at step {step} ({elapsed / 60:.1f} min trained, best {best:.3f})", flush=True)
+    run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
-    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + step), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
-    start = time.time()
-    losses: list[float] = []
+    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
 
-    def save(path: Path) -> None:
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
-                    "elapsed": elapsed + time.time() - start}, path.with_suffix(".tmp"))
-        path.with_suffix(".tmp").replace(path)
-
-    def checkpoint() -> None:
-        nonlocal best
-        m = evaluate(model, val)
-        # Recall first; a wrong box per frame costs as much as a tenth of the plates.
-        score = m["recall"] - 0.1 * m["wrong_per_frame"]
-        if score > best:
-            best = score
-            torch.save({"model": model.state_dict(), "step": step, "val": m}, run / "best.pt")
-        save(last)
-        print(f"step {step} validation {json.dumps({k: round(v, 3) for k, v in m.items()})} (best {best:.3f})", flush=True)
-
-    model.train()
-    for images, heat, wh, off, mask in stream:
-        if step >= args.steps or time.time() - start > args.minutes * 60:
-            break
-        for g in opt.param_groups:
-            g["lr"] = learning_rate(step, args.steps, args.lr, args.warmup)
+    def loss_of(batch) -> torch.Tensor:
+        images, heat, wh, off, mask = batch
         p_heat, p_wh, p_off = model(images)
         n = mask.sum().clamp(min=1)
         m = mask[:, None]
-        loss = focal_loss(p_heat, heat) + 0.1 * (F.l1_loss(p_wh * m, wh * m, reduction="sum") / n) + (F.l1_loss(p_off * m, off * m, reduction="sum") / n)
-        opt.zero_grad()
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 10.0)
-        opt.step()
-        step += 1
-        losses.append(loss.item())
-        if step % 50 == 0:
-            print(f"step {step} loss {np.mean(losses[-50:]):.3f} lr {opt.param_groups[0]['lr']:.5f} {(time.time() - start) / 60:.1f} min", flush=True)
-        if step % CHECKPOINT_EVERY == 0:
-            checkpoint()
-    checkpoint()
-    print(f"stopped at step {step}, best {best:.3f}", flush=True)
+        return focal_loss(p_heat, heat) + 0.1 * (F.l1_loss(p_wh * m, wh * m, reduction="sum") / n) + F.l1_loss(p_off * m, off * m, reduction="sum") / n
+
+    def validate() -> tuple[float, dict]:
+        m = evaluate(model, val)
+        # Recall first; a wrong box per frame costs as much as a tenth of the plates.
+        return m["recall"] - 0.1 * m["wrong_per_frame"], {k: round(v, 3) for k, v in m.items()}
+
+    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=10.0)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,15 @@
-"""Train the plate reader; resumable, time-boxed, fixed seeds.
+"""Train the plate reader; resumable, time-boxed, fixed seeds (see runs.py).
 
     /usr/bin/python3 -m vigil_train.train_reader --run runs/reader --minutes 100
 
-Every CHECKPOINT_EVERY steps the model, optimiser and step go to RUN/last.pt; the best model on
-the validation set (Brazilian plates held out by text, plus fixed synthetic plates: never a dev
-file) goes to RUN/best.pt. Run the same command again and it resumes where it stopped; the
-learning-rate schedule is by step, so an interrupted run ends where an uninterrupted one would.
+Validation: Brazilian plates held out by text, plus fixed synthetic plates; never a dev file.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,9 +20,8 @@ from torch.utils.data import DataLoader, IterableDataset
 from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
 from .model import HEIGHT, WIDTH, PlateReader, parameter_count
+from .runs import Run, worker_seed
 from .synth import PlateSynth
-
-CHECKPOINT_EVERY = 200
 # Share of each real source among real samples: US material is the scarcest and the most misread.
 REAL_WEIGHTS = {"crops-us": 0.35, "scenes": 0.2, "crops-br": 0.2, "crops-eu": 0.25}
 
@@ -47,8 +41,7 @@ class Mixture(IterableDataset):
         self.synth_share = synth_share
 
     def __iter__(self):
-        info = torch.utils.data.get_worker_info()
-        seed = self.seed + (info.id if info else 0) * 7919
+        seed = worker_seed(self.seed)
         rng = random.Random(seed)
         synth = PlateSynth(seed)
         names = [g for g in REAL_WEIGHTS if g in self.groups]
@@ -90,22 +83,11 @@ def validation_set(crops: list[Crop], seed: int = 12345) -> tuple[torch.Tensor, 
 
 @torch.no_grad()
 def accuracy(model: nn.Module, x: torch.Tensor, texts: list[str]) -> float:
-    model.eval()
     right = 0
     for i in range(0, len(texts), 128):
         pred = model(x[i:i + 128]).argmax(-1)
         right += sum(greedy_decode(p) == t for p, t in zip(pred.tolist(), texts[i:i + 128]))
-    model.train()
     return right / max(1, len(texts))
-
-
-def learning_rate(step: int, total: int, peak: float, warmup: int) -> float:
-    """Linear warm-up (CTC emits only blanks for its first minutes; a high rate then diverges),
-    then a cosine down to 2% of the peak."""
-    if step < warmup:
-        return peak * (0.05 + 0.95 * step / warmup)
-    t = min(1.0, (step - warmup) / max(1, total - warmup))
-    return peak * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * t)))
 
 
 def main() -> None:
@@ -122,8 +104,6 @@ def main() -> None:
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    run = Path(args.run)
-    run.mkdir(parents=True, exist_ok=True)
     crops = load_crops()
     fit = [c for c in crops if c.side == "fit"]
     counts: dict[str, int] = {}
@@ -134,59 +114,24 @@ def main() -> None:
 
     model = PlateReader()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    step, best, elapsed = 0, -1.0, 0.0
-    last = run / "last.pt"
-    if last.exists():
-        state = torch.load(last)
-        model.load_state_dict(state["model"])
-        opt.load_state_dict(state["opt"])
-        step, best, elapsed = state["step"], state["best"], state.get("elapsed", 0.0)
-        print(f"resumed at step {step} ({elapsed / 60:.1f} min trained, best {best:.3f})", flush=True)
+    run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
-
     # A fresh seed per resume, so a resumed run does not replay the stream it already saw.
-    stream = DataLoader(Mixture(fit, args.seed * 100003 + step), batch_size=args.batch, collate_fn=collate,
+    stream = DataLoader(Mixture(fit, args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate,
                         num_workers=1, prefetch_factor=4, persistent_workers=True)
     ctc = nn.CTCLoss(blank=0, zero_infinity=True)
-    start = time.time()
-    losses: list[float] = []
 
-    def save(path: Path) -> None:
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "step": step, "best": best,
-                    "elapsed": elapsed + time.time() - start}, path.with_suffix(".tmp"))
-        path.with_suffix(".tmp").replace(path)
-
-    model.train()
-    for images, targets, lengths in stream:
-        if step >= args.steps or time.time() - start > args.minutes * 60:
-            break
-        for g in opt.param_groups:
-            g["lr"] = learning_rate(step, args.steps, args.lr, args.warmup)
+    def loss_of(batch) -> torch.Tensor:
+        images, targets, lengths = batch
         logp = model(images).permute(1, 0, 2)  # T x N x C
         frames = torch.full((images.shape[0],), logp.shape[0], dtype=torch.long)
-        loss = ctc(logp, targets, frames, lengths)
-        opt.zero_grad()
-        loss.backward()
-        nn.utils.clip_grad_norm_(model.parameters(), 5.0)
-        opt.step()
-        step += 1
-        losses.append(loss.item())
-        if step % 50 == 0:
-            print(f"step {step} loss {np.mean(losses[-50:]):.3f} lr {opt.param_groups[0]['lr']:.5f} "
-                  f"{(time.time() - start) / 60:.1f} min", flush=True)
-        if step % CHECKPOINT_EVERY == 0:
-            acc = accuracy(model, val_x, val_texts)
-            if acc > best:
-                best = acc
-                torch.save({"model": model.state_dict(), "step": step, "val": acc}, run / "best.pt")
-            save(last)
-            print(f"step {step} validation {acc:.3f} (best {best:.3f})", flush=True)
-    acc = accuracy(model, val_x, val_texts)
-    if acc > best:
-        best = acc
-        torch.save({"model": model.state_dict(), "step": step, "val": acc}, run / "best.pt")
-    save(last)
-    print(f"stopped at step {step}: validation {acc:.3f}, best {best:.3f}", flush=True)
+        return ctc(logp, targets, frames, lengths)
+
+    def validate() -> tuple[float, dict]:
+        acc = accuracy(model, val_x, val_texts)
+        return acc, {"accuracy": round(acc, 3)}
+
+    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,96 @@
+"""What every training run shares: resuming, checkpoints, the learning-rate schedule, the loop.
+
+A run lives in a folder (git-ignored): `last.pt` holds the model, the optimiser, the step and the
+training time so far, written every CHECKPOINT_EVERY steps and at the end; `best.pt` holds the
+model that scored best on validation. Running the same command again resumes from `last.pt`; the
+schedule is by step, so an interrupted run ends where an uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+import torch
+from torch import nn
+
+CHECKPOINT_EVERY = 200
+
+
+def learning_rate(step: int, total: int, peak: float, warmup: int) -> float:
+    """Linear warm-up (CTC emits only blanks for its first minutes; a high rate then diverges),
+    then a cosine down to 2% of the peak."""
+    if step < warmup:
+        return peak * (0.05 + 0.95 * step / warmup)
+    t = min(1.0, (step - warmup) / max(1, total - warmup))
+    return peak * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * t)))
+
+
+def worker_seed(base: int) -> int:
+    """A data-loader worker's own seed (workers of one run must not draw the same samples)."""
+    info = torch.utils.data.get_worker_info()
+    return base + (info.id if info else 0) * 7919
+
+
+class Run:
+    def __init__(self, folder: Path, model: nn.Module, opt: torch.optim.Optimizer):
+        self.folder, self.model, self.opt = folder, model, opt
+        folder.mkdir(parents=True, exist_ok=True)
+        self.step, self.best, self.elapsed = 0, -math.inf, 0.0
+        self.started = time.time()
+        last = folder / "last.pt"
+        if last.exists():
+            state = torch.load(last)
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["opt"])
+            self.step, self.best, self.elapsed = state["step"], state["best"], state.get("elapsed", 0.0)
+            print(f"resumed at step {self.step} ({self.elapsed / 60:.1f} min trained, best {self.best:.3f})", flush=True)
+
+    def minutes(self) -> float:
+        return (time.time() - self.started) / 60
+
+    def checkpoint(self, score: float, report: dict) -> None:
+        """Keeps the model when it scores best so far, and writes last.pt (atomically)."""
+        if score > self.best:
+            self.best = score
+            torch.save({"model": self.model.state_dict(), "step": self.step, "val": report}, self.folder / "best.pt")
+        tmp = self.folder / "last.tmp"
+        torch.save({"model": self.model.state_dict(), "opt": self.opt.state_dict(), "step": self.step, "best": self.best,
+                    "elapsed": self.elapsed + time.time() - self.started}, tmp)
+        tmp.replace(self.folder / "last.pt")
+        print(f"step {self.step} validation {report} (best {self.best:.3f})", flush=True)
+
+    def train(self, batches: Iterable, loss_of: Callable[[object], torch.Tensor], validate: Callable[[], tuple[float, dict]],
+              *, steps: int, minutes: float, peak_lr: float, warmup: int, clip: float) -> None:
+        """Steps until `steps` or `minutes` run out; validates and checkpoints on the way and at the end."""
+        losses: list[float] = []
+        self.model.train()
+        for batch in batches:
+            if self.step >= steps or self.minutes() > minutes:
+                break
+            for g in self.opt.param_groups:
+                g["lr"] = learning_rate(self.step, steps, peak_lr, warmup)
+            loss = loss_of(batch)
+            self.opt.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(self.model.parameters(), clip)
+            self.opt.step()
+            self.step += 1
+            losses.append(loss.item())
+            if self.step % 50 == 0:
+                print(f"step {self.step} loss {np.mean(losses[-50:]):.3f} lr {self.opt.param_groups[0]['lr']:.5f} {self.minutes():.1f} min", flush=True)
+            if self.step % CHECKPOINT_EVERY == 0:
+                self.checkpoint(*self._validated(validate))
+        self.checkpoint(*self._validated(validate))
+        print(f"stopped at step {self.step}, best {self.best:.3f}", flush=True)
+
+    def _validated(self, validate: Callable[[], tuple[float, dict]]) -> tuple[float, dict]:
+        self.model.eval()
+        try:
+            with torch.no_grad():
+                return validate()
+        finally:
+            self.model.train()
