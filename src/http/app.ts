@@ -59,7 +59,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     done(null, fields);
   });
   await app.register(multipart, { limits: { fileSize: config.limits.maxUploadBytes, files: 4, fields: 32, parts: 40 } });
-  await app.register(metricsPlugin, { registry: container.metrics.registry });
+  await app.register(metricsPlugin, { shared: container.metrics.registry });
   await app.register(openapiPlugin, { version: VERSION });
   await app.register(authPlugin, { tokens: container.tokens });
 

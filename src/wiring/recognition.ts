@@ -1,0 +1,59 @@
+import type { Config } from '../config/config.js';
+import type { ImageService } from '../services/images.service.js';
+import type { Metrics } from '../services/metrics.js';
+import type { WebhookNotifier } from '../services/notifications/ports.js';
+import { OcrService } from '../services/recognition/ocr.service.js';
+import { PlateService } from '../services/recognition/plate.service.js';
+import type { UsageService } from '../services/usage.service.js';
+import type { AccountRepository, AccountRow } from '../storage/repositories/account.repository.js';
+import type { TextRecognizer } from '../vision/ocr/ocr.types.js';
+import type { PlateReader } from '../vision/plates/plate.types.js';
+import { PooledPlateReader } from '../vision/runtime/plate-reader.pool.js';
+import { PooledTextRecognizer } from '../vision/runtime/text-recognizer.pool.js';
+
+export interface Recognition {
+  ocr: OcrService;
+  plates: PlateService;
+  /** The account every on-premise call acts as (created on first use). */
+  onpremAccount(): Promise<AccountRow>;
+  /** Stops the engines' worker threads. */
+  close(): Promise<void>;
+}
+
+export interface RecognitionDeps {
+  config: Pick<Config, 'workers' | 'vision' | 'images' | 'onprem'>;
+  usage: UsageService;
+  images: ImageService;
+  webhooks: WebhookNotifier;
+  accounts: AccountRepository;
+  metrics: Metrics;
+  /** Engines tests put in place of the worker pools. */
+  recognizer?: TextRecognizer;
+  plateReader?: PlateReader;
+}
+
+/** Text and plate recognition: the engines on worker threads and the services in front of them. */
+export function wireRecognition(d: RecognitionDeps): Recognition {
+  const options = { maxPixels: d.config.images.maxPixels, metrics: d.metrics };
+  const pools: Array<{ close(): Promise<void> }> = [];
+  const keep = <T extends { close(): Promise<void> }>(pool: T): T => (pools.push(pool), pool);
+  const recognizer = d.recognizer ?? keep(new PooledTextRecognizer(d.config.workers.threads, d.config.vision));
+  const plateReader = d.plateReader ?? keep(new PooledPlateReader(d.config.workers.threads, d.config.vision));
+  let onprem: Promise<AccountRow> | undefined;
+  return {
+    ocr: new OcrService(recognizer, d.usage, d.images, d.webhooks, options),
+    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, options),
+    onpremAccount: () => (onprem ??= ensureOnpremAccount(d.accounts, d.usage, d.config.onprem.maxCalls)),
+    close: async () => void (await Promise.all(pools.map((p) => p.close()))),
+  };
+}
+
+/** On-premise calls have no token: they all count against one local account, whose monthly
+ * allowance is MAX_CALLS (0: no limit). Its plate-reader webhooks are the installation's. */
+export const ONPREM_EMAIL = 'onprem@localhost';
+
+async function ensureOnpremAccount(accounts: AccountRepository, usage: UsageService, maxCalls: number): Promise<AccountRow> {
+  const account = (await accounts.findByEmail(ONPREM_EMAIL)) ?? (await accounts.create(ONPREM_EMAIL, ['plate-reader']).catch(async () => (await accounts.findByEmail(ONPREM_EMAIL))!));
+  await usage.setTotalCalls(account.id, 'plate-reader', maxCalls > 0 ? maxCalls : 2_147_483_647);
+  return account;
+}
