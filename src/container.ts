@@ -8,6 +8,8 @@ import { PromMetrics } from './services/metrics.js';
 import type { RateLimiter } from './services/rate-limiter.js';
 import type { Db } from './storage/db/database.js';
 import { wireCameraMonitoring, type CameraMonitoring } from './wiring/camera-monitoring.js';
+import { wireDashboard } from './wiring/dashboard.js';
+import type { Dashboard } from './services/dashboard/index.js';
 import { backgroundWorkers, wireJobs } from './wiring/jobs.js';
 import { type Recognition, wireRecognition } from './wiring/recognition.js';
 import { openBlobStore, openMigratedDatabase } from './wiring/store.js';
@@ -21,7 +23,7 @@ import { AccountService } from './services/accounts.service.js';
 import { ImageService } from './services/images.service.js';
 import { LicenseService } from './services/licenses.service.js';
 import { TokenService } from './services/tokens.service.js';
-import { createNotifications, type Notifications } from './services/notifications/index.js';
+import { createNotifications, type Notifications } from './wiring/notifications.js';
 import type { DeliveryRef } from './services/notifications/ports.js';
 import { AlertRepository } from './storage/repositories/alert.repository.js';
 import { PooledCameraAnalyzer } from './vision/runtime/camera-analyzer.pool.js';
@@ -46,6 +48,8 @@ export interface Container {
   rateLimiter: RateLimiter;
   metrics: PromMetrics;
   camera: CameraMonitoring;
+  /** The web dashboard's services. */
+  dashboard: Dashboard;
   notifications: Notifications;
   usage: UsageService;
   ocr: Recognition['ocr'];
@@ -134,6 +138,10 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     plates: recognition.plates,
     onpremAccount: recognition.onpremAccount,
     camera,
+    dashboard: wireDashboard({
+      config, db, blobs, accounts: accountRepo, rateLimiter: jobs.rateLimiter, licenses, cameras: camera.cameras, alerts: camera.alerts,
+      images, tokens, usage, queue, notifications,
+    }),
     startWorkers: () => workers.start(),
     readiness,
     async close() {

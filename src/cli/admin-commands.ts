@@ -33,7 +33,7 @@ function registerAccountCommands(program: Command, ctx: CliContext): void {
     .action(async (o: { email: string; password?: string }) => {
       const { readPasswordFrom, setAccountPassword } = await import('../services/dashboard/index.js');
       const password = o.password ?? (await readPasswordFrom(process.stdin));
-      const result = await ctx.withContainer((c) => setAccountPassword(c, { email: o.email, password }));
+      const result = await ctx.withContainer((c) => setAccountPassword(c.dashboard.sessions, { email: o.email, password }));
       ctx.print(result, `Password set for ${result.email}.`);
     });
 

@@ -85,7 +85,10 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     maxUploadBytes: config.limits.maxUploadBytes, ratePerSecond: config.limits.recognitionRatePerSecond,
   });
   await app.register(plateRoutes, plateOptions);
-  await app.register(dashboardRoutes, { container });
+  await app.register(dashboardRoutes, {
+    pages: container.dashboard, cameras: container.camera.cameras, webhooks: container.notifications.webhooks, ocr: container.ocr, plates: container.plates,
+    maxUploadBytes: container.config.limits.maxUploadBytes, maxPixels: container.config.images.maxPixels, secureCookies: container.config.publicUrl.startsWith('https:'),
+  });
   return app;
 }
 

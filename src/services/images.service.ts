@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { probeImage } from '../vision/image/decode.js';
 import type { BlobStore } from '../storage/blobs/blob-store.js';
-import type { Db } from '../storage/db/database.js';
 import { ImageRepository, type ImageRow } from '../storage/repositories/image.repository.js';
 
 export interface StoredImage {
@@ -24,14 +23,14 @@ export class ImageService {
   ) {}
 
   /** Validates (header only) and stores an image under `keyPrefix`. Throws ImageDecodeError.
-   * Pass `trx` to record the image inside the caller's transaction. */
-  async store(accountId: number, bytes: Buffer, keyPrefix: string, now = Date.now(), trx?: Db): Promise<StoredImage & { width: number; height: number }> {
+   * Pass the images repository of the caller's unit of work to record the image inside it. */
+  async store(accountId: number, bytes: Buffer, keyPrefix: string, now = Date.now(), into?: ImageRepository): Promise<StoredImage & { width: number; height: number }> {
     const info = await probeImage(bytes, this.options.maxPixels);
     const publicId = randomBytes(16).toString('base64url');
     const ext = info.format === 'jpeg' ? 'jpg' : info.format;
     const blobKey = `${keyPrefix}/${publicId}.${ext}`;
     await this.blobs.put(blobKey, bytes);
-    const repo = trx ? new ImageRepository(trx) : this.images;
+    const repo = into ?? this.images;
     const row = await repo.create({
       public_id: publicId, account_id: accountId, blob_key: blobKey, content_type: CONTENT_TYPES[info.format] ?? 'application/octet-stream',
       byte_size: bytes.length, width: info.width, height: info.height, created_at: now,

@@ -8,13 +8,14 @@ import { CameraUploadService } from '../services/camera-monitoring/upload.servic
 import type { ImageService } from '../services/images.service.js';
 import type { LicenseService } from '../services/licenses.service.js';
 import type { Metrics } from '../services/metrics.js';
-import type { Notifications } from '../services/notifications/index.js';
+import type { Notifications } from './notifications.js';
 import type { Db } from '../storage/db/database.js';
 import type { AccountRepository } from '../storage/repositories/account.repository.js';
 import type { AlertRepository } from '../storage/repositories/alert.repository.js';
 import { CameraLogRepository } from '../storage/repositories/camera-log.repository.js';
 import { CameraRepository } from '../storage/repositories/camera.repository.js';
 import type { CameraAnalyzer } from '../vision/camera-health/types.js';
+import { unitOfWork } from './unit-of-work.js';
 
 export interface CameraMonitoring {
   uploads: CameraUploadService;
@@ -42,11 +43,12 @@ export interface CameraMonitoringDeps {
 export function wireCameraMonitoring(d: CameraMonitoringDeps): CameraMonitoring {
   const cameraRepo = new CameraRepository(d.db);
   const logRepo = new CameraLogRepository(d.db);
-  const alerts = new AlertService(d.alertRepo, d.accounts, d.images, d.db, d.queue, { webhooks: d.notifications.webhooks, mail: d.notifications.mail }, {
+  const transaction = unitOfWork(d.db, d.queue);
+  const alerts = new AlertService(d.alertRepo, d.accounts, d.images, transaction, { webhooks: d.notifications.webhooks, mail: d.notifications.mail }, {
     groupWindowSeconds: d.config.camera.alertGroupWindowSeconds,
   });
   return {
-    uploads: new CameraUploadService(d.db, d.images, d.queue, { intervalSeconds: d.config.camera.uploadIntervalSeconds, maxPixels: d.config.images.maxPixels }),
+    uploads: new CameraUploadService(transaction, d.images, { intervalSeconds: d.config.camera.uploadIntervalSeconds, maxPixels: d.config.images.maxPixels }),
     cameras: new CamerasService(d.licenses, cameraRepo, logRepo, d.images, { maxPixels: d.config.images.maxPixels }),
     alerts,
     analysis: new CameraAnalysisService(cameraRepo, logRepo, d.images, alerts, d.analyzer, {

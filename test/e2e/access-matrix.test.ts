@@ -144,7 +144,7 @@ describe('access matrix over every registered route', () => {
     revoked = gone.auth;
     const license = await t.container.licenses.create({ accountId: owner.id, size: 5, expiration: new Date(Date.now() + 86_400_000) });
     await t.container.licenses.create({ accountId: stranger.id, size: 5, expiration: new Date(Date.now() + 86_400_000) });
-    await setAccountPassword(t.container, { email: stranger.email, password: PASSWORD });
+    await setAccountPassword(t.container.dashboard.sessions, { email: stranger.email, password: PASSWORD });
     const hook = await t.app.inject({ method: 'POST', url: '/v1/webhooks/', headers: owner.auth, payload: { url: HOOK_URL, family: 'camera-monitoring' } });
     expect(hook.statusCode).toBe(201);
     // A reference, then a blurred frame: a log, an anomaly and an alert of the owner's.

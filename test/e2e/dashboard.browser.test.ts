@@ -67,7 +67,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     );
     await t.app.listen({ port, host: '127.0.0.1' });
     account = await t.account();
-    await setAccountPassword(t.container, { email: account.email, password: PASSWORD });
+    await setAccountPassword(t.container.dashboard.sessions, { email: account.email, password: PASSWORD });
     // One receiver that answers and one that fails (and is switched off after one failure).
     await t.container.notifications.webhooks.create(account.id, { url: `${receiver.url}/ok`, family: 'camera-monitoring' });
     await t.container.notifications.webhooks.create(account.id, { url: `${receiver.url}/broken`, family: 'camera-monitoring' });

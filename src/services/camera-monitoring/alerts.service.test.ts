@@ -5,6 +5,9 @@ import type { Db } from '../../storage/db/database.js';
 import { AccountRepository } from '../../storage/repositories/account.repository.js';
 import { AlertRepository } from '../../storage/repositories/alert.repository.js';
 import { CameraRepository } from '../../storage/repositories/camera.repository.js';
+import { ImageRepository } from '../../storage/repositories/image.repository.js';
+import { LicenseRepository } from '../../storage/repositories/license.repository.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import type { Mailer, WebhookNotifier } from '../notifications/ports.js';
 import { AlertService } from './alerts.service.js';
 
@@ -30,15 +33,17 @@ describe('alerts', () => {
       },
     };
     const mail: Mailer = { enabled: false, enqueue: async () => false };
-    const queue = {
-      within: (trx: Db): JobQueue => ({
+    // The real transaction and repositories, with a job queue that records what it is given.
+    const transaction: UnitOfWork = (work) => t.container.db.transaction().execute((trx) => {
+      const jobs: JobQueue = {
         enqueue: async (_kind, payload) => {
           await enqueue(trx, (payload as { alertId: number }).alertId);
           return 1;
         },
-      }),
-    };
-    const service = new AlertService(new AlertRepository(t.container.db), new AccountRepository(t.container.db), t.container.images, t.container.db, queue, { webhooks, mail }, { groupWindowSeconds: 0 });
+      };
+      return work({ cameras: new CameraRepository(trx), licenses: new LicenseRepository(trx), alerts: new AlertRepository(trx), images: new ImageRepository(trx), jobs });
+    });
+    const service = new AlertService(new AlertRepository(t.container.db), new AccountRepository(t.container.db), t.container.images, transaction, { webhooks, mail }, { groupWindowSeconds: 0 });
     const change = { camera, status: 'anomaly' as const, anomalies: { Blur: 0.9 }, snapshotImageId: null };
     const alertsOfLicense = async () => (await new AlertRepository(t.container.db).list(license.id, { limit: 10, offset: 0 })).length;
     return { service, change, sent, alertsOfLicense };

@@ -1,9 +1,8 @@
 import { alertFor, statusLabel, type LogStatus } from '../../domain/camera-status.js';
 import type { AccountRepository } from '../../storage/repositories/account.repository.js';
-import { AlertRepository, type AlertCameraRow, type AlertFilter, type AlertRow } from '../../storage/repositories/alert.repository.js';
-import { CameraRepository, type CameraRow } from '../../storage/repositories/camera.repository.js';
-import type { Db } from '../../storage/db/database.js';
-import type { JobQueue } from '../../queue/jobs.js';
+import type { AlertCameraRow, AlertFilter, AlertRepository, AlertRow } from '../../storage/repositories/alert.repository.js';
+import type { CameraRow } from '../../storage/repositories/camera.repository.js';
+import type { UnitOfWork } from '../unit-of-work.js';
 import type { ImageService } from '../images.service.js';
 import type { Mailer, WebhookNotifier } from '../notifications/ports.js';
 
@@ -21,9 +20,7 @@ export class AlertService {
     private readonly alerts: AlertRepository,
     private readonly accounts: AccountRepository,
     private readonly images: ImageService,
-    private readonly db: Db,
-    /** Enqueues inside a transaction (SqlJobQueue.within). */
-    private readonly queue: { within(trx: Db): JobQueue },
+    private readonly transaction: UnitOfWork,
     private readonly notify: { webhooks: WebhookNotifier; mail: Mailer } | undefined,
     private readonly options: { groupWindowSeconds: number },
   ) {}
@@ -33,14 +30,13 @@ export class AlertService {
    * alert that is never sent (a re-run analysis finds the status already alerted). */
   async consider(change: CameraChange, now = Date.now()): Promise<number | undefined> {
     const { camera, status } = change;
-    return this.db.transaction().execute(async (trx) => {
-      const alerts = new AlertRepository(trx);
+    return this.transaction(async ({ alerts, cameras, jobs }) => {
       const last = (await alerts.lastAlertedStatus(camera.id)) as LogStatus | null;
       if (!alertFor(last, status)) return undefined;
       const windowClosesAt = now + this.options.groupWindowSeconds * 1000;
       const open = await alerts.findOpen(camera.license_id, now);
       const alert = open ?? (await alerts.create({ accountId: camera.account_id, licenseId: camera.license_id, windowClosesAt }, now));
-      const tags = await new CameraRepository(trx).tagsOf([camera.id]);
+      const tags = await cameras.tagsOf([camera.id]);
       await alerts.addCamera({
         alert_id: alert.id, camera_id: camera.id, serial: camera.serial, name: camera.name, status,
         anomalies: JSON.stringify(change.anomalies), tags: JSON.stringify(tags.get(camera.id) ?? []),
@@ -48,7 +44,7 @@ export class AlertService {
       });
       // Enqueued last: without a grouping window the job is due at once, and a runner must find
       // the alert with its camera (it is woken only after the commit, or finds it on a poll).
-      if (!open) await this.queue.within(trx).enqueue('alert.dispatch', { alertId: alert.id }, { runAt: windowClosesAt });
+      if (!open) await jobs.enqueue('alert.dispatch', { alertId: alert.id }, { runAt: windowClosesAt });
       return alert.id;
     });
   }

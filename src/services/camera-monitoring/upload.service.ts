@@ -1,11 +1,8 @@
 import type { AccountRow } from '../../storage/repositories/account.repository.js';
-import type { Db } from '../../storage/db/database.js';
-import { CameraRepository } from '../../storage/repositories/camera.repository.js';
-import { LicenseRepository } from '../../storage/repositories/license.repository.js';
-import type { SqlJobQueue } from '../../queue/sql-job-queue.js';
 import { decodeImage } from '../../vision/image/decode.js';
 import { errors } from '../errors.js';
 import type { ImageService, StoredImage } from '../images.service.js';
+import type { TransactionRepositories, UnitOfWork } from '../unit-of-work.js';
 
 export const UPLOAD_MESSAGES = {
   created: 'Log created successfully.',
@@ -25,9 +22,8 @@ export interface UploadInput {
  * interval, stores the image and enqueues its analysis in one transaction. */
 export class CameraUploadService {
   constructor(
-    private readonly db: Db,
+    private readonly transaction: UnitOfWork,
     private readonly images: ImageService,
-    private readonly queue: SqlJobQueue,
     private readonly options: { intervalSeconds: number; maxPixels: number },
   ) {}
 
@@ -47,19 +43,19 @@ export class CameraUploadService {
 
     // The bytes are written before the transaction commits: if it fails, they are removed.
     let stored: StoredImage | undefined;
-    await this.db.transaction().execute(async (trx) => {
-      const cameras = new CameraRepository(trx);
-      const camera = (await cameras.findBySerial(account.id, serial)) ?? (await this.register(trx, account, serial, now));
-      const license = await new LicenseRepository(trx).findById(camera.license_id);
+    await this.transaction(async (repos) => {
+      const { cameras } = repos;
+      const camera = (await cameras.findBySerial(account.id, serial)) ?? (await this.register(repos, account, serial, now));
+      const license = await repos.licenses.findById(camera.license_id);
       if (!license || license.expiration <= now) throw errors.forbidden('The license of this camera has expired.', 'license_expired');
       if (!(await cameras.claimUploadSlot(camera.id, now, this.options.intervalSeconds * 1000))) {
         const retryAfter = ((camera.last_upload_at ?? now) + this.options.intervalSeconds * 1000 - now) / 1000;
         throw errors.rateLimited(UPLOAD_MESSAGES.tooSoon, retryAfter, 'camera_upload_too_soon');
       }
       if (tag) await cameras.addTag(account.id, camera.id, tag);
-      const image = await this.images.store(account.id, input.bytes, `accounts/${account.id}/cameras/${camera.id}`, now, trx);
+      const image = await this.images.store(account.id, input.bytes, `accounts/${account.id}/cameras/${camera.id}`, now, repos.images);
       stored = image;
-      await this.queue.within(trx).enqueue('camera.analyze', { cameraId: camera.id, imageId: image.id, uploadedAt: now });
+      await repos.jobs.enqueue('camera.analyze', { cameraId: camera.id, imageId: image.id, uploadedAt: now });
     }).catch(async (err: unknown) => {
       if (stored) await this.images.discard(stored);
       throw err;
@@ -67,13 +63,12 @@ export class CameraUploadService {
   }
 
   /** New serials go to the oldest license that is not expired and has room. */
-  private async register(trx: Db, account: AccountRow, serial: string, now: number) {
+  private async register({ cameras, licenses: licenseRepo }: TransactionRepositories, account: AccountRow, serial: string, now: number) {
     // Oldest first: the listing is most recent first.
-    const licenses = (await new LicenseRepository(trx).listForAccount(account.id)).reverse();
+    const licenses = (await licenseRepo.listForAccount(account.id)).reverse();
     if (licenses.length === 0) throw errors.forbidden('This account has no camera monitoring license.', 'no_license');
     const valid = licenses.filter((l) => l.expiration > now);
     if (valid.length === 0) throw errors.forbidden('Every license of this account has expired.', 'license_expired');
-    const cameras = new CameraRepository(trx);
     const counts = await cameras.countByLicense(valid.map((l) => l.id));
     const free = valid.find((l) => (counts.get(l.id) ?? 0) < l.size);
     if (!free) throw errors.forbidden('No license has room for another camera: every license is at its size.', 'license_full');

@@ -17,7 +17,7 @@ import { WebhookRepository } from '../../storage/repositories/webhook.repository
 import { VERSION } from '../../version.js';
 import { AppError } from '../errors.js';
 import { ImageService } from '../images.service.js';
-import { createNotifications, type Notifications } from '../notifications/index.js';
+import { createNotifications, type Notifications } from '../../wiring/notifications.js';
 import type { DeliveryRef } from '../notifications/ports.js';
 
 interface Harness {

@@ -41,7 +41,7 @@ describe('dashboard', () => {
 
   async function user() {
     const a = await t.account();
-    await setAccountPassword(t.container, { email: a.email, password: PASSWORD });
+    await setAccountPassword(t.container.dashboard.sessions, { email: a.email, password: PASSWORD });
     const license = await t.container.licenses.create({ accountId: a.id, size: 5, expiration: new Date(Date.now() + 86_400_000) });
     return { ...a, license };
   }
@@ -135,7 +135,7 @@ describe('dashboard', () => {
     const https = await buildTestApp({ PUBLIC_URL: 'https://vigil.example' }, { analyzer, workers: false });
     try {
       const { account } = await https.container.accounts.create('secure@example.com');
-      await setAccountPassword(https.container, { email: account.email, password: PASSWORD });
+      await setAccountPassword(https.container.dashboard.sessions, { email: account.email, password: PASSWORD });
       const res = await https.app.inject({ method: 'POST', url: '/login', payload: new URLSearchParams({ email: account.email, password: PASSWORD }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
       expect(res.statusCode).toBe(303);
       expect(String(res.headers['set-cookie'])).toMatch(/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
@@ -199,9 +199,9 @@ describe('dashboard', () => {
 
     // A new password signs the account out everywhere.
     const s3 = await session(u.email);
-    await setAccountPassword(t.container, { email: u.email, password: 'another long password' });
+    await setAccountPassword(t.container.dashboard.sessions, { email: u.email, password: 'another long password' });
     expect((await s3.get('/')).statusCode).toBe(303);
-    await expect(setAccountPassword(t.container, { email: u.email, password: 'short' })).rejects.toThrow(/at least 10/);
+    await expect(setAccountPassword(t.container.dashboard.sessions, { email: u.email, password: 'short' })).rejects.toThrow(/at least 10/);
   });
 
   it('shows a created token once, then only its prefix; revokes it', async () => {

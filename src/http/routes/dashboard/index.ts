@@ -1,7 +1,10 @@
 import type { TypedApp } from '../../typed-app.js';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import type { Container } from '../../../container.js';
-import { createDashboard } from '../../../services/dashboard/index.js';
+import type { CamerasService } from '../../../services/camera-monitoring/cameras.service.js';
+import type { Dashboard } from '../../../services/dashboard/index.js';
+import type { OcrService } from '../../../services/recognition/ocr.service.js';
+import type { PlateService } from '../../../services/recognition/plate.service.js';
+import type { WebhookService } from '../../../services/webhooks/webhook.service.js';
 import { SESSION_TTL_MS } from '../../../services/dashboard/session.service.js';
 import { AppError } from '../../../services/errors.js';
 import { ImageDecodeError } from '../../../vision/image/decode.js';
@@ -21,11 +24,21 @@ const CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-
 
 /** The web dashboard under `/` (server-rendered pages, session cookies, CSRF tokens). API paths
  * are not touched; the pages are hidden from the OpenAPI document. */
-export async function dashboardRoutes(app: TypedApp, opts: { container: Container; sessionTtlMs?: number; liveIntervalMs?: number }) {
-  const c = opts.container;
-  const ttlMs = opts.sessionTtlMs ?? SESSION_TTL_MS;
-  const { sessions, dashboard, loginLinks, live, thumbnails } = createDashboard(c, { sessionTtlMs: ttlMs, liveIntervalMs: opts.liveIntervalMs });
-  const maxUploadBytes = c.config.limits.maxUploadBytes;
+export interface DashboardRouteOptions {
+  pages: Dashboard;
+  cameras: CamerasService;
+  webhooks: WebhookService;
+  ocr: OcrService;
+  plates: PlateService;
+  maxUploadBytes: number;
+  maxPixels: number;
+  /** Cookies only over HTTPS (PUBLIC_URL is https). */
+  secureCookies: boolean;
+}
+
+export async function dashboardRoutes(app: TypedApp, opts: DashboardRouteOptions) {
+  const { sessions, dashboard, loginLinks, live, thumbnails } = opts.pages;
+  const { maxUploadBytes } = opts;
 
   app.decorateRequest('dashboardSession', null);
   app.addHook('onRoute', (route) => {
@@ -51,12 +64,12 @@ export async function dashboardRoutes(app: TypedApp, opts: { container: Containe
   });
 
   await app.register(assetRoutes);
-  await app.register(authRoutes, { sessions, loginLinks, secureCookies: c.config.publicUrl.startsWith('https:'), ttlMs });
-  await app.register(cameraPages, { dashboard, cameras: c.camera.cameras, sessions, maxUploadBytes });
-  await app.register(accountPages, { dashboard, webhooks: c.notifications.webhooks, sessions });
+  await app.register(authRoutes, { sessions, loginLinks, secureCookies: opts.secureCookies, ttlMs: SESSION_TTL_MS });
+  await app.register(cameraPages, { dashboard, cameras: opts.cameras, sessions, maxUploadBytes });
+  await app.register(accountPages, { dashboard, webhooks: opts.webhooks, sessions });
   await app.register(liveRoutes, { dashboard, sessions, live });
   await app.register(thumbnailRoutes, { sessions, thumbnails });
-  await app.register(recognitionPages, { dashboard, ocr: c.ocr, plates: c.plates, sessions, maxUploadBytes, maxPixels: c.config.images.maxPixels });
+  await app.register(recognitionPages, { dashboard, ocr: opts.ocr, plates: opts.plates, sessions, maxUploadBytes, maxPixels: opts.maxPixels });
 }
 
 function contextOf(request: FastifyRequest) {

@@ -105,7 +105,7 @@ describe('dashboard live updates (server-sent events)', () => {
 
   async function user() {
     const a = await api.account();
-    await setAccountPassword(api.container, { email: a.email, password: PASSWORD });
+    await setAccountPassword(api.container.dashboard.sessions, { email: a.email, password: PASSWORD });
     await api.container.licenses.create({ accountId: a.id, size: 5, expiration: new Date(Date.now() + 86_400_000) });
     const res = await api.app.inject({
       method: 'POST', url: '/login', remoteAddress: `10.3.0.${a.id}`,
@@ -167,7 +167,7 @@ describe('dashboard live updates (server-sent events)', () => {
     await extra.app.listen({ port: 0, host: '127.0.0.1' });
     const url = `http://127.0.0.1:${(extra.app.server.address() as AddressInfo).port}`;
     const carol = await extra.account();
-    await setAccountPassword(extra.container, { email: carol.email, password: PASSWORD });
+    await setAccountPassword(extra.container.dashboard.sessions, { email: carol.email, password: PASSWORD });
     const login = await extra.app.inject({
       method: 'POST', url: '/login', payload: new URLSearchParams({ email: carol.email, password: PASSWORD }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });

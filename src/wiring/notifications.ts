@@ -1,15 +1,15 @@
-import type { Config } from '../../config/config.js';
-import type { JobHandlerDefinition, JobQueue } from '../../queue/jobs.js';
-import type { Db } from '../../storage/db/database.js';
-import type { AccountRepository } from '../../storage/repositories/account.repository.js';
-import { WebhookRepository } from '../../storage/repositories/webhook.repository.js';
-import { VERSION } from '../../version.js';
-import type { ImageService } from '../images.service.js';
-import { MailService } from '../mail/mail.service.js';
-import type { Metrics } from '../metrics.js';
-import { SafeFetch } from '../outbound/safe-fetch.js';
-import { WebhookService } from '../webhooks/webhook.service.js';
-import type { OnDelivered } from './ports.js';
+import type { Config } from '../config/config.js';
+import type { JobHandlerDefinition, JobQueue } from '../queue/jobs.js';
+import type { Db } from '../storage/db/database.js';
+import type { AccountRepository } from '../storage/repositories/account.repository.js';
+import { WebhookRepository } from '../storage/repositories/webhook.repository.js';
+import { VERSION } from '../version.js';
+import type { ImageService } from '../services/images.service.js';
+import { MailService } from '../services/mail/mail.service.js';
+import type { Metrics } from '../services/metrics.js';
+import { SafeFetch } from '../services/outbound/safe-fetch.js';
+import { WebhookService } from '../services/webhooks/webhook.service.js';
+import type { OnDelivered } from '../services/notifications/ports.js';
 
 export interface NotificationsDeps {
   config: Pick<Config, 'webhooks' | 'mail' | 'outboundAllow'>;
