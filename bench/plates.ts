@@ -21,8 +21,9 @@
  * --split held (default) reads only the half of each dev set that Vigil's models never trained on
  * (a hash of each file's contents decides, as in training/); `fit` the other half, `all` both.
  * --readers lists what reads the candidate lines, each measured in the same run: `trained`, the
- * plate reader in models/, and `ppocr`, the general PP-OCR recogniser the pipeline used before
- * (the baseline). Default: both.
+ * plate reader in models/; `ppocr`, the general PP-OCR recogniser the pipeline used before (the
+ * baseline); `trained+ppocr`, the trained reader with PP-OCR's second opinion on the lines it
+ * left unsure, in modes that ask for one. Default: trained,ppocr.
  *
  * --pairs reads every scene photo beside the next one of its set (1 with 2, 3 with 4, ...; an odd
  * last one beside the first), each fitted into one half of a 1920 x 1080 canvas (never enlarged)
@@ -99,7 +100,8 @@ const pipelines: Array<[string, PlatePipeline]> = [];
 for (const name of readerNames) {
   if (name === 'ppocr') pipelines.push([name, createPlatePipeline(ocr, { search })]);
   else if (name === 'trained') pipelines.push([name, createPlatePipeline(ocr, { search, reader: await createPlateTextModel() })]);
-  else throw new Error(`--readers: unknown reader ${name} (trained, ppocr)`);
+  else if (name === 'trained+ppocr') pipelines.push([name, createPlatePipeline(ocr, { search, reader: await createPlateTextModel(), secondOpinion: ocr })]);
+  else throw new Error(`--readers: unknown reader ${name} (trained, trained+ppocr, ppocr)`);
 }
 
 const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptions => ({

@@ -452,3 +452,31 @@ describe('readings that fit no plate format', () => {
     expect(res.plates.map((p) => p.plate)).toEqual(['exit']);
   });
 });
+
+describe('plate readers and the second opinion', () => {
+  it('reads the candidate lines with the given reader, not the OCR engine', async () => {
+    const engine = fakeOcr('XXXXXXX', 0.99);
+    const reader = fakeOcr('7ABC123', 0.99);
+    const res = await createPlatePipeline(engine.ocr, { reader: reader.ocr }).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['7abc123']);
+    expect(engine.reads).toEqual([]);
+  });
+
+  it('asks the second opinion about lines the reader left unsure, in regular mode, and keeps the better reading', async () => {
+    const engine = fakeOcr('7ABC123', 0.99);
+    // The reader saw the third character barely: not a settled plate.
+    const reader = fakeOcr('7AEC123', 0.99, 2, 0.4);
+    const res = await createPlatePipeline(engine.ocr, { reader: reader.ocr, secondOpinion: engine.ocr }).read(blank(1280, 720), options());
+    expect(res.plates[0]?.plate).toBe('7abc123');
+    expect(engine.reads.length).toBeGreaterThan(0);
+  });
+
+  it('does not ask about a line the reader settled, nor in fast mode', async () => {
+    const engine = fakeOcr('XXXXXXX', 0.99);
+    const reader = fakeOcr('7ABC123', 0.99);
+    await createPlatePipeline(engine.ocr, { reader: reader.ocr, secondOpinion: engine.ocr }).read(blank(1280, 720), options());
+    const unsure = fakeOcr('7AEC123', 0.99, 2, 0.4);
+    await createPlatePipeline(engine.ocr, { reader: unsure.ocr, secondOpinion: engine.ocr }).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(engine.reads).toEqual([]);
+  });
+});

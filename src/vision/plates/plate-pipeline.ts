@@ -67,6 +67,9 @@ interface ModeSettings {
   /** Read the legend around each plate (its state or province's name, see plate-legend.ts) to
    * name the region to the state: one more recogniser run per photo with a plate. */
   readLegends?: boolean;
+  /** Lines the reader left unsettled are read again by the second opinion (see
+   * PlatePipelineOptions.secondOpinion), and the grammars choose among all the looks. */
+  secondOpinion?: boolean;
 }
 
 /** The 640 px pass sees at most 640 x 480 pixels: a square photo at 544 x 544 rather than
@@ -85,6 +88,7 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     sureScore: 0.88,
     plateMargins: PLATE_MARGINS,
     readLegends: true,
+    secondOpinion: true,
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up,
   // which looks for the whole line when the pass boxed a small plate in part.
@@ -191,10 +195,13 @@ export interface PlatePipelineOptions {
    * by default, the OCR engine's general recogniser. Legends are read by the OCR engine either
    * way: they are words, not plate numbers. */
   reader?: CropRecognizer;
+  /** In modes that ask for it, what reads again the lines `reader` did not settle (a different
+   * model errs on different plates). Default: none. */
+  secondOpinion?: CropRecognizer;
 }
 
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
-  const { vehicles: vehicleFinder, search = 'every-plate', reader = ocr } = pipelineOptions;
+  const { vehicles: vehicleFinder, search = 'every-plate', reader = ocr, secondOpinion } = pipelineOptions;
   /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
    * every candidate re-read from full-resolution pixels and scored by the grammars. */
   async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<RankedPlate[]> {
@@ -252,10 +259,17 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       return plateLike || (!mode.secondLookPlateLikeOnly && !all.some((o) => o !== chars && settled(o)));
     };
     const readings = await rereadCandidates(image, candidates, reader, { padding: mode.readPadding, secondLook });
+    // Each reader's looks, per candidate: the look rules below compare looks of one reader.
+    const opinions = readings.map((r) => [r.views]);
+    if (secondOpinion && mode.secondOpinion) {
+      const unsure = readings.flatMap((r, i) => (r.views.some(settled) ? [] : [i]));
+      const again = unsure.length ? await rereadCandidates(image, unsure.map((i) => candidates[i]!), secondOpinion, { padding: mode.readPadding, secondLook }) : [];
+      again.forEach((r, k) => opinions[unsure[k]!]!.push(r.views));
+    }
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
     const plates: RankedPlate[] = [];
-    for (const { candidate, views } of readings) {
-      const looks = doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views)));
+    for (const [i, { candidate }] of readings.entries()) {
+      const looks = opinions[i]!.flatMap((views) => doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views))));
       const height = lineHeight(candidate.lines);
       const minLength = minPlateLength(mode.minLength, height, image.height);
       const ranked = bestOfViews(looks.map((chars) => firstScores.get(chars) ?? score(chars))).filter((r) => r.plate.length >= minLength);

@@ -21,8 +21,11 @@ function getPipeline(): Promise<PlatePipeline> {
       detect: (img) => detector.detect(img, { minScore: 0.2 }),
       dominantColour,
     };
-    const reader = settings.plateReader === 'trained' ? await createPlateTextModel() : undefined;
-    return createPlatePipeline(ocr, { vehicles, reader, search: settings.plateSearch });
+    // Vigil's reader reads the plate numbers; PP-OCR's recogniser, loaded anyway for legends,
+    // gives a second opinion on the lines it left unsure in modes that ask for one.
+    const trained = settings.plateReader === 'trained';
+    const reader = trained ? await createPlateTextModel() : undefined;
+    return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch });
   });
   return pipeline;
 }
