@@ -13,6 +13,7 @@ const defaultIo: CliIo = {
   env: process.env,
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),
+  errIsTTY: process.stderr.isTTY,
 };
 
 /** Runs one CLI invocation. Every command takes --json and then prints exactly one JSON

@@ -11,8 +11,9 @@ describe('offline recognition CLI', async () => {
   afterAll(() => fs.rm(dir, { recursive: true, force: true }));
   const run = async (...argv: string[]) => {
     let out = '';
-    const code = await runCli(argv, { env: { DATA_DIR: dir, LOG_LEVEL: 'silent' }, out: (t) => void (out += t), err: () => {} });
-    return { code, json: () => JSON.parse(out) };
+    let err = '';
+    const code = await runCli(argv, { env: { DATA_DIR: dir, LOG_LEVEL: 'silent' }, out: (t) => void (out += t), err: (t) => void (err += t), errIsTTY: true });
+    return { code, json: () => JSON.parse(out), out: () => out, err: () => err };
   };
 
   it('vigil ocr prints the API responses, one per image', async () => {
@@ -36,5 +37,18 @@ describe('offline recognition CLI', async () => {
     const [res] = r.json();
     expect(res).toMatchObject({ filename: 'car.jpg', version: 1 });
     expect(res.results[0]).toMatchObject({ plate: 'abc1234', dscore: expect.any(Number), candidates: expect.any(Array), vehicle: expect.any(Object), model_make: [{ make: 'unknown', model: 'unknown', score: 0 }] });
+  });
+
+  it('vigil plates reads a folder, prints CSV rows, and shows progress on a terminal', async () => {
+    const lane = path.join(dir, 'lane');
+    await fs.mkdir(lane);
+    await fs.writeFile(path.join(lane, '1.jpg'), (await plateSceneJpeg({ text: 'KXT4071' })).jpeg);
+    await fs.writeFile(path.join(lane, '2.jpg'), (await plateSceneJpeg({ text: 'BRA2E19' })).jpeg);
+    const r = await run('plates', lane, '--format', 'csv');
+    expect(r.code).toBe(0);
+    const rows = r.out().trim().split('\n');
+    expect(rows[0]).toBe('file,plate,score,region,xmin,ymin,xmax,ymax');
+    expect(rows.slice(1).map((row) => row.split(',').slice(0, 2).join(','))).toEqual(['1.jpg,kxt4071', '2.jpg,bra2e19']);
+    expect(r.err()).toMatch(/\r2\/2 files, [\d.]+\/s, 0s left\n$/);
   });
 });

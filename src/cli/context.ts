@@ -1,11 +1,14 @@
 import { Option } from 'commander';
 import { loadConfig, type Config, type Env } from '../config/config.js';
 import { createContainer, type Container } from '../container.js';
+import { progressReporter } from './files.js';
 
 export interface CliIo {
   env: NodeJS.ProcessEnv;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Standard error is a terminal: long runs show their progress there. */
+  errIsTTY?: boolean;
 }
 
 export type ConfigOverrides = Partial<Record<keyof Env, string>>;
@@ -22,6 +25,8 @@ export interface CliContext {
   jsonOption(): Option;
   /** The command keeps the process alive (serve, worker): runCli returns no exit code. */
   keepAlive(): void;
+  /** A tick per file of a long run, shown on a terminal (see progressReporter). */
+  progress(total: number): () => void;
 }
 
 export function cliContext(io: CliIo, json: () => boolean, onKeepAlive: () => void): CliContext {
@@ -39,5 +44,6 @@ export function cliContext(io: CliIo, json: () => boolean, onKeepAlive: () => vo
     },
     jsonOption: () => new Option('--json', 'print one JSON document on stdout'),
     keepAlive: onKeepAlive,
+    progress: (total) => progressReporter(total, io.errIsTTY ? io.err : undefined),
   };
 }

@@ -15,7 +15,7 @@ export interface FileAnalysis {
 
 /** What `vigil analyze-camera --reference REF IMAGE...` prints: each image against the
  * reference at the default thresholds, as the service would store it. */
-export async function analyzeFilesForCli(referencePath: string, imagePaths: string[]): Promise<FileAnalysis[]> {
+export async function analyzeFilesForCli(referencePath: string, imagePaths: string[], onFile: () => void = () => {}): Promise<FileAnalysis[]> {
   const reference = await extractFeatures(await fs.readFile(referencePath));
   const out: FileAnalysis[] = [];
   for (const file of imagePaths) {
@@ -27,6 +27,7 @@ export async function analyzeFilesForCli(referencePath: string, imagePaths: stri
       if (!(err instanceof NotComparableError || err instanceof ImageDecodeError)) throw err;
       out.push({ file, status: 'config_issue', anomalies: {}, scores: null, detail: err.message });
     }
+    onFile();
   }
   return out;
 }
