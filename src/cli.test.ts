@@ -57,6 +57,24 @@ describe('vigil CLI', async () => {
     expect([again.code, again.json().error.code]).toEqual([1, 'token_not_found']);
   });
 
+  it('lists accounts, licenses, tokens and webhooks, and deletes a webhook', async () => {
+    const accounts = (await run('accounts', 'list', '--json')).json();
+    expect(accounts).toContainEqual({ id: expect.any(Number), email: 'ops@example.com', features: expect.arrayContaining(['ocr']), created: expect.any(String) });
+    const licenses = (await run('licenses', 'list', '--account', 'ops@example.com', '--json')).json();
+    expect(licenses.map((l: { size: number }) => l.size)).toContain(4);
+    const { token } = (await run('tokens', 'create', '--account', 'ops@example.com', '--json')).json();
+    const tokens = (await run('tokens', 'list', '--account', 'ops@example.com', '--json')).json();
+    expect(tokens).toContainEqual({ id: expect.any(Number), prefix: token.slice(0, tokens[0].prefix.length), created: expect.any(String), last_used: null });
+    expect(JSON.stringify(tokens)).not.toContain(token);
+    const hook = (await run('webhooks', 'create', '--account', 'ops@example.com', '--url', 'https://hooks.example.com/vigil', '--json')).json();
+    expect((await run('webhooks', 'list', '--account', 'ops@example.com', '--json')).json()).toEqual([expect.objectContaining({ id: hook.id, url: 'https://hooks.example.com/vigil', active: true })]);
+    expect((await run('webhooks', 'delete', '--account', 'ops@example.com', String(hook.id), '--json')).json()).toEqual({ deleted: hook.id });
+    expect((await run('webhooks', 'list', '--account', 'ops@example.com', '--json')).json()).toEqual([]);
+    const gone = await run('webhooks', 'delete', '--account', 'ops@example.com', String(hook.id), '--json');
+    expect([gone.code, gone.json().error.code]).toEqual([1, 'webhook_not_found']);
+    expect((await run('licenses', 'list', '--account', 'nobody@example.com', '--json')).json().error.code).toBe('account_not_found');
+  });
+
   it('analyze-camera prints one object per image with status, anomalies and all four scores', async () => {
     const { sceneJpeg } = await import('../test/fixtures/images.js');
     const sharp = (await import('sharp')).default;

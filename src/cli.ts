@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, type Config } from './config/config.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
 import { cliContext, type CliIo } from './cli/context.js';
+import { registerListCommands } from './cli/list-commands.js';
 import { registerOfflineCommands } from './cli/offline-commands.js';
 import { registerServerCommands } from './cli/server-commands.js';
 import { AppError } from './services/errors.js';
@@ -31,6 +32,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
   registerServerCommands(program, ctx);
   registerAdminCommands(program, ctx);
   registerOfflineCommands(program, ctx);
+  registerListCommands(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

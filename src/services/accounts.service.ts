@@ -20,6 +20,10 @@ export class AccountService {
     return { account, token };
   }
 
+  list(): Promise<AccountRow[]> {
+    return this.accounts.list();
+  }
+
   async requireByEmail(email: string): Promise<AccountRow> {
     const account = await this.accounts.findByEmail(email);
     if (!account) throw errors.notFound(`No account with e-mail ${email}.`, 'account_not_found');

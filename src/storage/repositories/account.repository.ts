@@ -42,4 +42,7 @@ export class AccountRepository {
     return row && toRow(row);
   }
 
+  async list(): Promise<AccountRow[]> {
+    return (await this.db.selectFrom('accounts').select(['id', 'email', 'features', 'created_at']).orderBy('id').execute()).map(toRow);
+  }
 }
