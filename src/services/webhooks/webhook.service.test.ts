@@ -156,9 +156,14 @@ describe('webhook delivery', () => {
     expect(JSON.parse(String(form.get('json')))).toEqual({ hook: { target: `${rx.url}/plates`, id: webhook.id, event: 'image.done' }, data: reading });
     const upload = form.get('upload') as File;
     expect(upload.type).toBe('image/jpeg');
-    expect(upload.name).toBe('upload.jpg');
+    // Named after the delivery, so a receiver that saves images by name keeps each one.
+    expect(upload.name).toBe(`${req!.headers['x-vigil-delivery']}.jpg`);
     expect(Buffer.from(await upload.arrayBuffer()).equals(jpeg)).toBe(true);
     expectSigned(req!, secret);
+    await h.n.webhooks.notify(owner.id, 'plate-reader', 'image.done', reading, { imageId: image.id });
+    await h.drain();
+    const [, second] = await rx.waitFor(2);
+    expect(((await second!.form()).get('upload') as File).name).not.toBe(upload.name);
   });
 
   it('retries a failing target with backoff until it answers 2xx, with one row per attempt and a stable delivery id', async () => {

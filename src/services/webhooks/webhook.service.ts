@@ -174,7 +174,7 @@ export class WebhookService implements WebhookNotifier {
     if (p.multipartImageId !== undefined) {
       // An image deleted since the event leaves the JSON part alone in the form.
       const image = await this.o.images.bytesOf(p.multipartImageId);
-      ({ body, contentType } = multipartForm(json, image));
+      ({ body, contentType } = multipartForm(json, image, p.deliveryId));
     } else {
       body = Buffer.from(json, 'utf8');
       contentType = 'application/json';
@@ -223,12 +223,14 @@ export function envelope(hook: Pick<WebhookRow, 'id' | 'url' | 'family'>, event:
   return { hook: { target: hook.url, id: hook.id, event }, data: body };
 }
 
-function multipartForm(json: string, image: Buffer | undefined): { body: Buffer; contentType: string } {
+/** `name`: the image's file name without extension, unique per delivery (receivers that save
+ * each image under its file name would otherwise overwrite the last one). */
+function multipartForm(json: string, image: Buffer | undefined, name: string): { body: Buffer; contentType: string } {
   const boundary = `----VigilFormBoundary${randomBytes(12).toString('hex')}`;
   const parts: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="json"\r\n\r\n${json}\r\n`, 'utf8')];
   if (image) {
     const { ext, type } = imageType(image);
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="upload.${ext}"\r\nContent-Type: ${type}\r\n\r\n`, 'utf8'), image, Buffer.from('\r\n'));
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="upload"; filename="${name}.${ext}"\r\nContent-Type: ${type}\r\n\r\n`, 'utf8'), image, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };

@@ -50,6 +50,8 @@ describe('plate reader API', () => {
       vehicle: { type: 'Sedan', score: 0.798, box: { xmin: 0, ymin: 0, xmax: 120, ymax: 80 } },
     });
     expect(reader.last).toMatchObject({ regions: ['us', 'ca'], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6, mmc: false });
+    // The Home Assistant integration reads `usage` from any server that is not the vendor's cloud.
+    expect(body.usage).toEqual({ calls: 1, max_calls: 2500 });
   });
 
   it('hosted: base64 JSON upload, repeated regions, mmc and a full config', async () => {
@@ -165,7 +167,8 @@ describe('plate webhooks', () => {
     const json = await hook(a.auth, '/plates-json');
     const form = await hook(a.auth, '/plates-form', 'multipart');
     expect([json.format, form.format]).toEqual(['json', 'multipart']);
-    const response = await read(a.auth);
+    // The event carries the reading; `usage` belongs to the answer of the call only.
+    const { usage: _usage, ...response } = await read(a.auth);
     await t.container.runner.drain();
     const got = (await receiver.waitFor(2)).filter((r) => r.url.startsWith('/plates-'));
     const byUrl = Object.fromEntries(got.map((r) => [r.url, r]));

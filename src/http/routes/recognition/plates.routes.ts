@@ -59,7 +59,7 @@ const PlateResponse = Type.Object(
     version: Type.Integer(),
     camera_id: Type.Union([Type.String(), Type.Null()]),
     timestamp: Type.String(),
-    usage: Type.Optional(Type.Object({ calls: Type.Integer(), max_calls: Type.Integer() }, { description: 'on-premise server only' })),
+    usage: Type.Optional(Type.Object({ calls: Type.Integer(), max_calls: Type.Integer() }, { description: 'calls this month and the allowance (on-premise: MAX_CALLS, 0 for no limit)' })),
   },
   { additionalProperties: true },
 );
@@ -97,10 +97,12 @@ export async function plateRoutes(app: TypedApp, opts: PlateRouteOptions) {
     const cameraId = parseCameraId(field(req, 'camera_id'));
     const image = await resolveImageSource(req.source, { maxBytes: opts.maxUploadBytes, fetch: opts.fetch });
     const call = { image: image.bytes, filename: image.filename, cameraId, timestamp, options, vehicleMode };
-    if (!onprem) return reply.code(201).send(await opts.plates.read(account, call, 'hosted'));
-    const body = await opts.plates.read(account, call, 'onprem');
+    const body = await opts.plates.read(account, call, onprem ? 'onprem' : 'hosted');
+    // `usage` in both profiles: clients written for an on-premise server (the Home Assistant
+    // integration) read it from any server that is not the vendor's cloud.
     const stats = await opts.usage.statistics(account.id, 'plate-reader');
-    return reply.code(200).send({ ...body, usage: { calls: stats.usage.calls, max_calls: onprem.maxCalls } });
+    const usage = { calls: stats.usage.calls, max_calls: onprem ? onprem.maxCalls : stats.total_calls };
+    return reply.code(onprem ? 200 : 201).send({ ...body, usage });
   });
 
   if (!onprem) {
