@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { iou } from '../../../test/helpers/boxes.js';
 import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
 import { decodeImage } from '../image/decode.js';
 import { createPlateDetector } from './plate-detector-model.js';
 
-const iou = (a: { xmin: number; ymin: number; xmax: number; ymax: number }, b: typeof a) => {
-  const w = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
-  const h = Math.min(a.ymax, b.ymax) - Math.max(a.ymin, b.ymin);
-  if (w <= 0 || h <= 0) return 0;
-  const area = (r: typeof a) => (r.xmax - r.xmin) * (r.ymax - r.ymin);
-  return (w * h) / (area(a) + area(b) - w * h);
-};
 
 describe('trained plate detector (models/plate-detector.onnx)', () => {
   it('boxes the plate on a car in generated scenes of several sizes, and nothing in a scene without one', async () => {

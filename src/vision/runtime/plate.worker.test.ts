@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { iou } from '../../../test/helpers/boxes.js';
 import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
 import type { PlateReadOptions } from '../plates/plate.types.js';
 import { PooledPlateReader } from './plate-reader.pool.js';
@@ -9,13 +10,6 @@ const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
   strictDetection: false, mmc: false, ...over,
 });
 
-const iou = (a: { xmin: number; ymin: number; xmax: number; ymax: number }, b: typeof a) => {
-  const w = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
-  const h = Math.min(a.ymax, b.ymax) - Math.max(a.ymin, b.ymin);
-  if (w <= 0 || h <= 0) return 0;
-  const area = (r: typeof a) => (r.xmax - r.xmin) * (r.ymax - r.ymin);
-  return (w * h) / (area(a) + area(b) - w * h);
-};
 
 describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
   it('finds and reads a plate on a car in a 1280x720 scene', async () => {
