@@ -59,8 +59,9 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     done(null, fields);
   });
   await app.register(multipart, { limits: { fileSize: config.limits.maxUploadBytes, files: 4, fields: 32, parts: 40 } });
-  await app.register(metricsPlugin, { shared: container.metrics.registry });
+  // The document first: it records every route registered after it, /metrics included.
   await app.register(openapiPlugin, { version: VERSION });
+  await app.register(metricsPlugin, { shared: container.metrics.registry });
   await app.register(authPlugin, { tokens: container.tokens });
 
   await app.register(opsRoutes, { container });

@@ -20,7 +20,9 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { shared: Reg
     const route = request.routeOptions.url ?? 'unmatched';
     duration.labels(request.method, route, String(reply.statusCode)).observe(reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', {
+    schema: { summary: 'Prometheus metrics (text exposition format; docs/operations.md lists them)', tags: ['operations'], produces: ['text/plain'] },
+  }, async (_request, reply) => {
     void reply.type(registry.contentType);
     return registry.metrics();
   });

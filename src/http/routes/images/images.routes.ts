@@ -9,7 +9,9 @@ export async function imageRoutes(app: TypedApp, opts: { images: ImageService })
     '/v1/images/:publicId',
     {
       schema: {
-        hide: true,
+        summary: 'A stored image by its signed URL (the API hands these out: reference_image, snapshot, file_url); no token, the signature is the credential',
+        tags: ['images'],
+        produces: ['image/jpeg', 'image/png', 'image/webp', 'image/tiff', 'image/gif', 'image/heif'],
         params: Type.Object({ publicId: Type.String({ pattern: '^[A-Za-z0-9_-]{10,64}$' }) }),
         querystring: Type.Object({ expires: Type.Integer(), signature: Type.String({ maxLength: 128 }) }),
       },

@@ -39,6 +39,8 @@ describe('operations endpoints', () => {
     expect(validation.errors ?? []).toEqual([]);
     expect(validation.valid).toBe(true);
     expect(doc.paths['/v1/camera-monitoring/licenses/'].get.responses['200']).toBeDefined();
+    // Operations endpoints and signed image URLs are in the document too.
+    for (const path of ['/healthz', '/readyz', '/metrics', '/v1/images/{publicId}']) expect(doc.paths[path]?.get, path).toBeDefined();
     // Upload endpoints describe their form fields, so /docs can try an upload.
     const form = (path: string) => Object.keys(doc.paths[path].post.requestBody.content['multipart/form-data'].schema.properties).sort();
     expect(form('/v1/camera-monitoring/create-log/')).toEqual(['camera_id', 'tag', 'upload']);
