@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { workerData } from 'node:worker_threads';
+import type { OcrEngineOptions } from './ocr/ocr-engine.js';
 import type { PlateLineReader } from './plates/plate-line-reader.js';
 import type { PlateSearch } from './plates/plate-search.js';
 import { DEFAULT_OCR_PRECISION, type OcrPrecision } from './runtime/model-variants.js';
@@ -22,6 +23,11 @@ export interface VisionSettings {
 /** The settings of an unconfigured process: the config's defaults. */
 export function defaultVisionSettings(): VisionSettings {
   return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr' };
+}
+
+/** The OCR engine's options these settings ask for (every worker that loads the engine). */
+export function ocrEngineOptions(s: VisionSettings): OcrEngineOptions {
+  return { intraOpNumThreads: s.inferenceThreads, precision: s.ocrPrecision, recognizerThreads: s.ocrRecognizerThreads };
 }
 
 /** In a thread of a vision pool (createWorkerPool), the settings its pool was given; on any

@@ -2,7 +2,7 @@ import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine } from '../ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../plates/plate-pipeline.js';
 import { createPlateTextModel } from '../plates/plate-text-model.js';
-import { workerVisionSettings } from '../settings.js';
+import { ocrEngineOptions, type VisionSettings, workerVisionSettings } from '../settings.js';
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../vehicles/vehicle-detector.js';
@@ -12,22 +12,24 @@ let pipeline: Promise<PlatePipeline> | undefined;
 
 /** One pipeline per worker thread: the OCR sessions load on first use and stay. */
 function getPipeline(): Promise<PlatePipeline> {
-  const settings = workerVisionSettings();
-  pipeline ??= createOcrEngine({ intraOpNumThreads: settings.inferenceThreads, precision: settings.ocrPrecision, recognizerThreads: settings.ocrRecognizerThreads }).then(async (ocr) => {
-    // The COCO vehicle detector (loaded lazily on its first use: only strict detection and
-    // mmc ask for vehicles); 0.2 is its own default score floor.
-    const detector = await createVehicleDetector();
-    const vehicles: VehicleFinder = {
-      detect: (img) => detector.detect(img, { minScore: 0.2 }),
-      dominantColour,
-    };
-    // Vigil's reader reads the plate numbers; PP-OCR's recogniser, loaded anyway for legends,
-    // gives a second opinion on the lines it left unsure in modes that ask for one.
-    const trained = settings.plateReader === 'trained';
-    const reader = trained ? await createPlateTextModel() : undefined;
-    return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch });
-  });
+  pipeline ??= loadPipeline(workerVisionSettings());
   return pipeline;
+}
+
+async function loadPipeline(settings: VisionSettings): Promise<PlatePipeline> {
+  const ocr = await createOcrEngine(ocrEngineOptions(settings));
+  // The COCO vehicle detector (loaded lazily on its first use: only strict detection and
+  // mmc ask for vehicles); 0.2 is its own default score floor.
+  const detector = await createVehicleDetector();
+  const vehicles: VehicleFinder = {
+    detect: (img) => detector.detect(img, { minScore: 0.2 }),
+    dominantColour,
+  };
+  // With PLATE_READER=trained Vigil's reader reads the plate numbers, and PP-OCR's recogniser,
+  // loaded anyway for legends, gives a second opinion on the lines it left unsure.
+  const trained = settings.plateReader === 'trained';
+  const reader = trained ? await createPlateTextModel() : undefined;
+  return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch });
 }
 
 /** Worker-thread entry: one plate reading. Buffers arrive as Uint8Arrays (structured clone). */
