@@ -35,7 +35,6 @@ export class EngineBusyError extends Error {
 
 /** Runs one task; a full queue becomes EngineBusyError (piscina rejects with a plain Error). */
 export async function runTask<T>(pool: Piscina, name: string, task: unknown): Promise<T> {
-  if (pool.queueSize >= pool.options.maxQueue) throw new EngineBusyError(name);
   try {
     return (await pool.run(task)) as T;
   } catch (err) {
