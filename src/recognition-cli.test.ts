@@ -9,12 +9,13 @@ import { runCli } from './cli.js';
 describe('offline recognition CLI', async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-rcli-'));
   afterAll(() => fs.rm(dir, { recursive: true, force: true }));
-  const run = async (...argv: string[]) => {
+  const runWith = async (env: Record<string, string>, ...argv: string[]) => {
     let out = '';
     let err = '';
-    const code = await runCli(argv, { env: { DATA_DIR: dir, LOG_LEVEL: 'silent' }, out: (t) => void (out += t), err: (t) => void (err += t), errIsTTY: true });
+    const code = await runCli(argv, { env: { DATA_DIR: dir, LOG_LEVEL: 'silent', ...env }, out: (t) => void (out += t), err: (t) => void (err += t), errIsTTY: true });
     return { code, json: () => JSON.parse(out), out: () => out, err: () => err };
   };
+  const run = (...argv: string[]) => runWith({}, ...argv);
 
   it('vigil ocr prints the API responses, one per image', async () => {
     const file = path.join(dir, 'vin.jpg');
@@ -50,5 +51,15 @@ describe('offline recognition CLI', async () => {
     expect(rows[0]).toBe('file,plate,score,region,xmin,ymin,xmax,ymax');
     expect(rows.slice(1).map((row) => row.split(',').slice(0, 2).join(','))).toEqual(['1.jpg,kxt4071', '2.jpg,bra2e19']);
     expect(r.err()).toMatch(/\r2\/2 files, [\d.]+\/s, 0s left\n$/);
+  });
+
+  it('vigil plates reads with the configured vision settings, as the server does', async () => {
+    const file = path.join(dir, 'settings-car.jpg');
+    await fs.writeFile(file, (await plateSceneJpeg({ text: 'ABC1234' })).jpeg);
+    const bad = await runWith({ PLATE_READER: 'tesseract' }, 'plates', file, '--json');
+    expect([bad.code, bad.json().error.code]).toEqual([1, 'invalid_config']);
+    expect(bad.json().error.message).toMatch(/PLATE_READER=/);
+    const trained = await runWith({ PLATE_READER: 'trained' }, 'plates', file, '--regions', 'us', '--json');
+    expect(trained.json()[0].results[0].plate).toBe('abc1234');
   });
 });
