@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import { writePlanarRgb } from '../image/planar.js';
 import { resizeBilinear } from '../image/warp.js';
 import { createOnnxSession, type OnnxSessionOptions, runSingle, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
 import type { Box } from './plate.types.js';
@@ -34,17 +35,8 @@ export function toDetectorInput(image: RawImage): { input: Float32Array; scale: 
   const scale = Math.min(DETECTOR_WIDTH / image.width, DETECTOR_HEIGHT / image.height);
   const w = Math.max(1, Math.round(image.width * scale));
   const h = Math.max(1, Math.round(image.height * scale));
-  const small = resizeBilinear(image, w, h);
-  const plane = DETECTOR_WIDTH * DETECTOR_HEIGHT;
-  const input = new Float32Array(3 * plane).fill(PAD);
-  const ch = small.channels;
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) {
-      const from = (y * w + x) * ch;
-      const to = y * DETECTOR_WIDTH + x;
-      for (let c = 0; c < 3; c++) input[c * plane + to] = small.data[from + (ch === 3 ? c : 0)]! / 255;
-    }
-  }
+  const input = new Float32Array(3 * DETECTOR_WIDTH * DETECTOR_HEIGHT).fill(PAD);
+  writePlanarRgb(resizeBilinear(image, w, h), input, 0, DETECTOR_WIDTH, DETECTOR_HEIGHT);
   return { input, scale };
 }
 

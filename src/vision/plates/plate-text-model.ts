@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import { writePlanarRgb } from '../image/planar.js';
 import { resizeBilinear } from '../image/warp.js';
 import { ctcGreedyDecode, type DecodedText } from '../ocr/ctc-decode.js';
 import { createOnnxSession, type OnnxSessionOptions, runSingle, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
@@ -24,13 +25,7 @@ export interface PlateTextModelOptions extends Pick<OnnxSessionOptions, 'intraOp
 /** The pixels of one crop as the reader's input: resized to 160 x 48, grey lines repeated over
  * the three channels, planar RGB scaled to [0, 1], written at `offset` of `out`. */
 export function toReaderInput(crop: RawImage, out: Float32Array, offset: number): void {
-  const img = resizeBilinear(crop, READER_WIDTH, READER_HEIGHT);
-  const plane = READER_WIDTH * READER_HEIGHT;
-  const ch = img.channels;
-  for (let i = 0; i < plane; i++) {
-    const at = i * ch;
-    for (let c = 0; c < 3; c++) out[offset + c * plane + i] = img.data[at + (ch === 3 ? c : 0)]! / 255;
-  }
+  writePlanarRgb(resizeBilinear(crop, READER_WIDTH, READER_HEIGHT), out, offset, READER_WIDTH, READER_HEIGHT);
 }
 
 /** Allowed classes for a charset (blank always); O and I map to the 0 and 1 classes they were
