@@ -13,6 +13,7 @@ fi
 RUN=runs/reader
 mkdir -p "$RUN"
 [ -f labels/crops-eu.teacher.json ] || $PY -m vigil_train.teacher
+[ -f labels/lines.teacher.json ] || $PY -m vigil_train.teacher_lines
 $PY -m vigil_train.train_reader --run "$RUN" "$@" 2>&1 | tee -a "$RUN/train.log"
 $PY -m vigil_train.export --checkpoint "$RUN/best.pt" --out "$RUN/plate-reader.onnx"
 cd .. && npx tsx bench/plate-reader.ts --model "training/$RUN/plate-reader.onnx"

@@ -5,6 +5,8 @@
   training/labels/crops-eu.teacher.json and the README), all trainable.
 - plates-crops-us, plates-scenes: the dev sets, split by a hash of file contents; only 'fit'
   files are ever trained on, 'held' ones give the figures we quote.
+- lines-*: the text line of a 'fit' crop or photo, where today's pipeline reads it (see
+  teacher_lines.py), cut as the pipeline cuts it.
 """
 
 from __future__ import annotations
@@ -70,6 +72,12 @@ def load_crops(root: Path | None = None) -> list[Crop]:
     for item in scenes["items"]:
         p = root / "plates-scenes" / item["file"]
         out.append(Crop(p, normalize(item["plate"]), "scenes-" + item["region"], content_side(p), tuple(item["box_xywh"])))
+    lines = LABELS / "lines.teacher.json"
+    if lines.exists():
+        for file, (source, text, box) in json.loads(lines.read_text())["lines"].items():
+            x, y, w, h = box
+            # The pipeline's margin around a line (plate-reread.ts: a tenth of its height at each end, a twentieth above and below).
+            out.append(Crop(root / file, text, "lines-" + source, "fit", (x - 0.1 * h, y - 0.05 * h, w + 0.2 * h, 1.1 * h)))
     return out
 
 

@@ -22,12 +22,16 @@ from .data import Crop, crop_pixels, load_crops
 from .model import HEIGHT, WIDTH, PlateReader, parameter_count
 from .runs import Run, worker_seed
 from .synth import PlateSynth
-# Share of each real source among real samples: US material is the scarcest and the most misread.
-REAL_WEIGHTS = {"crops-us": 0.35, "scenes": 0.2, "crops-br": 0.2, "crops-eu": 0.25}
+# Share of each real source among real samples: US material is the scarcest and the most misread;
+# lines are real plates cut the way the pipeline cuts them (teacher_lines.py).
+REAL_WEIGHTS = {"crops-us": 0.25, "scenes": 0.15, "crops-br": 0.15, "crops-eu": 0.15, "lines": 0.3}
 
 
 def source_group(crop: Crop) -> str:
-    return "scenes" if crop.source.startswith("scenes-") else crop.source
+    for group in ("scenes", "lines"):
+        if crop.source.startswith(group + "-"):
+            return group
+    return crop.source
 
 
 class Mixture(IterableDataset):
