@@ -23,7 +23,9 @@
  * --readers lists what reads the candidate lines, each measured in the same run: `trained`, the
  * plate reader in models/; `ppocr`, the general PP-OCR recogniser the pipeline used before (the
  * baseline); `trained+ppocr`, the trained reader with PP-OCR's second opinion on the lines it
- * left unsure, in modes that ask for one. Default: trained,ppocr.
+ * left unsure, in modes that ask for one; `+det` after any of them: the plate detector in
+ * models/ finds the candidates first (the text detector's passes only as a fallback in regular
+ * mode). Default: trained,ppocr.
  *
  * --pairs reads every scene photo beside the next one of its set (1 with 2, 3 with 4, ...; an odd
  * last one beside the first), each fitted into one half of a 1920 x 1080 canvas (never enlarged)
@@ -39,6 +41,7 @@ import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
+import { createPlateDetector } from '../src/vision/plates/plate-detector-model.js';
 import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { PlateReadOptions } from '../src/vision/plates/plate.types.js';
 import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
@@ -97,11 +100,19 @@ const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision
 const search = parsePlateSearch(flag('search') ?? process.env.PLATE_SEARCH);
 const readerNames = flag('readers', 'trained,ppocr')!.split(',');
 const pipelines: Array<[string, PlatePipeline]> = [];
+const READER_PARTS = ['trained', 'ppocr', 'det'];
 for (const name of readerNames) {
-  if (name === 'ppocr') pipelines.push([name, createPlatePipeline(ocr, { search })]);
-  else if (name === 'trained') pipelines.push([name, createPlatePipeline(ocr, { search, reader: await createPlateTextModel() })]);
-  else if (name === 'trained+ppocr') pipelines.push([name, createPlatePipeline(ocr, { search, reader: await createPlateTextModel(), secondOpinion: ocr })]);
-  else throw new Error(`--readers: unknown reader ${name} (trained, trained+ppocr, ppocr)`);
+  const parts = name.split('+');
+  if (parts.some((p) => !READER_PARTS.includes(p)) || !(parts.includes('trained') || parts.includes('ppocr'))) {
+    throw new Error(`--readers: unknown reader ${name} (trained, trained+ppocr, ppocr, each optionally +det)`);
+  }
+  const trained = parts.includes('trained');
+  pipelines.push([name, createPlatePipeline(ocr, {
+    search,
+    reader: trained ? await createPlateTextModel() : undefined,
+    secondOpinion: trained && parts.includes('ppocr') ? ocr : undefined,
+    plateDetector: parts.includes('det') ? await createPlateDetector() : undefined,
+  })]);
 }
 
 const options = (mode: PlateReadOptions['mode'], region: string): PlateReadOptions => ({

@@ -37,9 +37,9 @@ describe('loadConfig', () => {
   });
 
   it('hands the vision settings to the worker pools as one typed object', () => {
-    expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr' });
-    expect(loadConfig({ INFERENCE_THREADS: '3', OCR_PRECISION: 'fp32', OCR_RECOGNIZER_THREADS: '2', PLATE_SEARCH: 'first-sure', PLATE_READER: 'ppocr' }).vision)
-      .toEqual({ inferenceThreads: 3, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr' });
+    expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr', plateDetector: 'text' });
+    expect(loadConfig({ INFERENCE_THREADS: '3', OCR_PRECISION: 'fp32', OCR_RECOGNIZER_THREADS: '2', PLATE_SEARCH: 'first-sure', PLATE_READER: 'ppocr', PLATE_DETECTOR: 'trained' }).vision)
+      .toEqual({ inferenceThreads: 3, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr', plateDetector: 'trained' });
   });
 
   it('accepts both plate searches', () => {
@@ -59,6 +59,7 @@ describe('loadConfig', () => {
     ['OCR_RECOGNIZER_THREADS', 'two'],
     ['PLATE_SEARCH', 'first'],
     ['PLATE_READER', 'tesseract'],
+    ['PLATE_DETECTOR', 'yolo'],
     ['OCR_RECOGNIZER_THREADS', '-1'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parsePlateLineReader } from '../vision/plates/plate-line-reader.js';
+import { parsePlateFinder } from '../vision/plates/plate-finder.js';
 import { parsePlateSearch } from '../vision/plates/plate-search.js';
 import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
 import type { VisionSettings } from '../vision/settings.js';
@@ -63,6 +64,8 @@ const envSchema = z.object({
   PLATE_SEARCH: checkedBy(parsePlateSearch),
   /** src/vision/plates/plate-line-reader.ts. */
   PLATE_READER: checkedBy(parsePlateLineReader),
+  /** src/vision/plates/plate-finder.ts. */
+  PLATE_DETECTOR: checkedBy(parsePlateFinder),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
   LICENSE_KEY: z.string().default(''),
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       ocrRecognizerThreads: e.OCR_RECOGNIZER_THREADS ?? 0,
       plateSearch: parsePlateSearch(e.PLATE_SEARCH),
       plateReader: parsePlateLineReader(e.PLATE_READER),
+      plateDetector: parsePlateFinder(e.PLATE_DETECTOR),
     },
     role: e.ROLE,
     profile: e.VIGIL_PROFILE,

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { workerData } from 'node:worker_threads';
 import type { OcrEngineOptions } from './ocr/ocr-engine.js';
+import type { PlateFinder } from './plates/plate-finder.js';
 import type { PlateLineReader } from './plates/plate-line-reader.js';
 import type { PlateSearch } from './plates/plate-search.js';
 import { DEFAULT_OCR_PRECISION, type OcrPrecision } from './runtime/model-variants.js';
@@ -18,11 +19,13 @@ export interface VisionSettings {
   plateSearch: PlateSearch;
   /** What reads plate numbers (PLATE_READER). */
   plateReader: PlateLineReader;
+  /** What finds plates in a photo (PLATE_DETECTOR). */
+  plateDetector: PlateFinder;
 }
 
 /** The settings of an unconfigured process: the config's defaults. */
 export function defaultVisionSettings(): VisionSettings {
-  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr' };
+  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr', plateDetector: 'text' };
 }
 
 /** The OCR engine's options these settings ask for (every worker that loads the engine). */

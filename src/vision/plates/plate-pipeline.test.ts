@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from './plate.types.js';
-import { bestOfViews, completions, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
+import { bestOfViews, breakTwinTies, completions, createPlatePipeline, type PlateOcr, twinTie } from './plate-pipeline.js';
+import { type CropRecognizer, PLATE_CHARSET } from './plate-reread.js';
+import { withFoldedTwins } from './plate-text-model.js';
 import { parsePlateSearch } from './plate-search.js';
-import type { Quad } from './plate.types.js';
+import type { Box, Quad } from './plate.types.js';
+import type { PlateDetector } from './plate-detector-model.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
   regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6,
@@ -278,6 +281,71 @@ function twoCarsOcr() {
   return { ocr, read };
 }
 
+describe('the plate detector first', () => {
+  /** A plate detector that boxes `boxes` (photo pixels) in any photo, at 0.9. */
+  const detector = (boxes: Box[]): PlateDetector => ({ detect: async () => boxes.map((box) => ({ box, score: 0.9 })) });
+  /** The sizes of the pictures the text detector was shown. */
+  function seenSizes(ocr: PlateOcr): number[][] {
+    const sizes: number[][] = [];
+    const detect = ocr.detect.bind(ocr);
+    ocr.detect = async (image, opts) => (sizes.push([image.width, image.height]), detect(image, opts));
+    return sizes;
+  }
+  const plateBox: Box = { xmin: 560, ymin: 330, xmax: 720, ymax: 390 };
+
+  it.each(['normal', 'fast'] as const)('%s mode reads the plate in its box from a close-up, and the text detector never sees the whole photo', async (mode) => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const sizes = seenSizes(ocr);
+    const res = await createPlatePipeline(ocr, { plateDetector: detector([plateBox]) }).read(blank(1280, 720), options({ mode }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    const b = res.plates[0]!.box;
+    expect((b.xmin + b.xmax) / 2).toBeCloseTo((plateBox.xmin + plateBox.xmax) / 2, -1);
+    expect((b.ymin + b.ymax) / 2).toBeCloseTo((plateBox.ymin + plateBox.ymax) / 2, -1);
+    // Only close-ups: every picture is far smaller than the photo's 640 px view.
+    expect(sizes.length).toBeGreaterThan(0);
+    for (const [w, h] of sizes) expect(w! * h!).toBeLessThan(640 * 360 / 2);
+  });
+
+  it('regular mode falls back to the text passes where the detector finds nothing, and stops at their sure plate', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
+    const res = await createPlatePipeline(ocr, { plateDetector: detector([]) }).read(blank(1280, 720), options());
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(detSides).toEqual([640]);
+  });
+
+  it('regular mode runs both text passes behind a box it read unsurely', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
+    const res = await createPlatePipeline(ocr, { plateDetector: detector([plateBox]) }).read(blank(1280, 720), options());
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(detSides.slice(-2)).toEqual([640, 960]);
+  });
+
+  it('fast mode reads nothing where the detector boxes nothing', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
+    const res = await createPlatePipeline(ocr, { plateDetector: detector([]) }).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(res.plates).toEqual([]);
+    expect(detSides).toEqual([]);
+  });
+
+  it('leaves a plate crop to the text passes: the detector knows plates in scenes', async () => {
+    const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
+    let asked = 0;
+    const counting: PlateDetector = { detect: async () => (asked++, []) };
+    const res = await createPlatePipeline(ocr, { plateDetector: counting }).read(blank(320, 160), options({ mode: 'fast' }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(asked).toBe(0);
+    expect(detSides).toEqual([640]);
+  });
+
+  it('leaves out boxes under the caller\'s detection threshold', async () => {
+    const { ocr, reads } = fakeOcr('ABC1234', 0.98);
+    const weak: PlateDetector = { detect: async () => [{ box: plateBox, score: 0.25 }] };
+    const res = await createPlatePipeline(ocr, { plateDetector: weak }).read(blank(1280, 720), options({ mode: 'fast', thresholdD: 0.3 }));
+    expect(res.plates).toEqual([]);
+    expect(reads).toEqual([]);
+  });
+});
+
 describe('a photo with several cars', () => {
   it('reads a far car\'s plate beside a near one read surely, each once', async () => {
     const { ocr, read } = twoCarsOcr();
@@ -368,6 +436,26 @@ describe('the shortest plate', () => {
     const { ocr } = fakeOcr('48', 0.97);
     const res = await createPlatePipeline(ocr).read(blank(320, 100), options());
     expect(res.plates).toEqual([]);
+  });
+});
+
+describe('O/0 and I/1 twins', () => {
+  const plate = (p: string, score: number, code = 'us') => ({ plate: p, score, region: { code, score }, matched: true, weakest: score });
+
+  it('tie when they differ only by O/0 or I/1 and score alike', () => {
+    expect(twinTie(plate('0LB4809', 0.995), plate('OLB4809', 0.99))).toBe(true);
+    expect(twinTie(plate('AB1C23', 0.9), plate('ABIC23', 0.9))).toBe(true);
+    expect(twinTie(plate('0LB4809', 0.995), plate('OLB4809', 0.9))).toBe(false);
+    expect(twinTie(plate('0LB4809', 0.995), plate('0LB4808', 0.995))).toBe(false);
+    expect(twinTie(plate('0LB4809', 0.995), plate('0LB4809', 0.995))).toBe(false);
+  });
+
+  it('are settled by the referee, at the top\'s score; without one the ranking stands', () => {
+    const ranked = [plate('0LB4809', 0.995, 'cz'), plate('OLB4809', 0.99, 'br'), plate('0LB48O9', 0.8)];
+    expect(breakTwinTies(ranked, undefined)).toBe(ranked);
+    const settled = breakTwinTies(ranked, [plate('OLB4809', 0.97, 'br')]);
+    expect(settled.map((p) => [p.plate, p.score, p.region.code])).toEqual([['OLB4809', 0.995, 'br'], ['0LB4809', 0.995, 'cz'], ['0LB48O9', 0.8, 'us']]);
+    expect(breakTwinTies(ranked, [plate('0LB4809', 0.97, 'cz')])).toBe(ranked);
   });
 });
 
@@ -471,7 +559,20 @@ describe('plate readers and the second opinion', () => {
     expect(engine.reads.length).toBeGreaterThan(0);
   });
 
-  it('does not ask about a line the reader settled, nor in fast mode', async () => {
+  it.each(['normal', 'fast'] as const)('%s mode: the second opinion chooses between O and 0 where the reader cannot tell them apart', async (mode) => {
+    const engine = fakeOcr('OLB4809', 0.97);
+    // A reader that folds O into 0 (Vigil's trained one) gives both at one probability.
+    const base = fakeOcr('0LB4809', 0.99);
+    const reader: CropRecognizer = {
+      recognizeCrops: async (crops, o) => (await base.ocr.recognizeCrops(crops, o)).map((d) => withFoldedTwins(d, PLATE_CHARSET)),
+    };
+    const res = await createPlatePipeline(engine.ocr, { reader, secondOpinion: engine.ocr }).read(blank(1280, 720), options({ mode }));
+    expect(res.plates[0]?.plate).toBe('olb4809');
+    expect(res.plates[0]?.region.code).toBe('br');
+    expect(engine.reads.length).toBeGreaterThan(0);
+  });
+
+  it('does not ask about a line the reader settled, nor in fast mode about one without an O/0 tie', async () => {
     const engine = fakeOcr('XXXXXXX', 0.99);
     const reader = fakeOcr('7ABC123', 0.99);
     await createPlatePipeline(engine.ocr, { reader: reader.ocr, secondOpinion: engine.ocr }).read(blank(1280, 720), options());

@@ -14,6 +14,7 @@ import { type CharOption, type ScoredPlate, scoreReading, topProb } from './plat
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
+import type { DetectedPlate, PlateDetector } from './plate-detector-model.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { PLATE_MARGINS, plateBox, type PlateMargins, REDACTION_MARGINS, textBounds } from './plate-box.js';
 import { wideCharacters } from './plate-font.js';
@@ -26,6 +27,12 @@ export interface PlateOcr extends CropRecognizer {
 }
 
 export interface PassSettings {
+  /** Where the pass's candidates come from: the text detector's lines (default), or the plate
+   * detector's boxes (plate-detector-model.ts), each looked at in a close-up. */
+  source?: 'text' | 'plates';
+  /** Run only when no earlier pass read a sure plate: the text passes behind a plate pass are a
+   * fallback for the plates its detector missed or its reading left unsure. */
+  fallback?: boolean;
   /** Longer side of the detector input. */
   detSide: number;
   /** Most pixels of the detector input for photos it shrinks (default: `detSide` alone). */
@@ -47,6 +54,9 @@ interface ModeSettings {
   /** Detection passes, coarse to fine. A finer pass reads again what the coarser ones were
    * unsure of, and looks for plates too small for them (a photo may hold several cars). */
   passes: PassSettings[];
+  /** The passes when the pipeline has a plate detector (PlatePipelineOptions.plateDetector);
+   * default `passes`. */
+  detectorPasses?: PassSettings[];
   /** Accepted plate lengths (alphanumerics). */
   minLength: number;
   maxLength: number;
@@ -67,9 +77,11 @@ interface ModeSettings {
   /** Read the legend around each plate (its state or province's name, see plate-legend.ts) to
    * name the region to the state: one more recogniser run per photo with a plate. */
   readLegends?: boolean;
-  /** Lines the reader left unsettled are read again by the second opinion (see
-   * PlatePipelineOptions.secondOpinion), and the grammars choose among all the looks. */
-  secondOpinion?: boolean;
+  /** Which lines the second opinion (PlatePipelineOptions.secondOpinion) reads again:
+   * `unsettled`, every line the reader left unsettled, the grammars choosing among all the
+   * looks; `twin-ties`, only lines whose best readings tie on O/0 or I/1 (see twinTie), which
+   * the reader cannot tell apart and the second opinion decides. Default: none. */
+  secondOpinion?: 'unsettled' | 'twin-ties';
 }
 
 /** The 640 px pass sees at most 640 x 480 pixels: a square photo at 544 x 544 rather than
@@ -88,7 +100,12 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     sureScore: 0.88,
     plateMargins: PLATE_MARGINS,
     readLegends: true,
-    secondOpinion: true,
+    secondOpinion: 'unsettled',
+    detectorPasses: [
+      { source: 'plates', detSide: 640, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 4 },
+      { detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 2, fallback: true },
+      { detSide: 960, maxUpscale: 2, candidates: 6, boxThreshold: 0.6, refine: 3, fallback: true },
+    ],
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up,
   // which looks for the whole line when the pass boxed a small plate in part.
@@ -97,6 +114,8 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     minLength: 4, maxLength: 8, readPadding: { x: 0.1, y: 0.05, closeUpX: 0.1 }, sureScore: 0.8,
     secondLookPlateLikeOnly: true,
     plateMargins: PLATE_MARGINS,
+    secondOpinion: 'twin-ties',
+    detectorPasses: [{ source: 'plates', detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 3 }],
   },
   // Recall first: a looser detector, more candidates, short plates kept, every pass.
   redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, plateMargins: REDACTION_MARGINS },
@@ -156,6 +175,28 @@ function lineHeight(quads: readonly Quad[]): number {
   return Math.max(...quads.map((q) => quadSize(q).height));
 }
 
+/** Two readings as likely as each other that differ only where a reader cannot tell O from 0 or
+ * I from 1 (Vigil's trained reader folds them): 0LB4809, Czech-shaped, against the Brazilian
+ * OLB4809. Only a reader that sees the difference (the second opinion) can settle it. */
+const TWIN_TIE = 0.02;
+export function twinTie(a: ScoredPlate, b: ScoredPlate): boolean {
+  if (a.plate.length !== b.plate.length || b.score < a.score - TWIN_TIE) return false;
+  const fold = (t: string) => t.replace(/O/g, '0').replace(/I/g, '1');
+  return a.plate !== b.plate && fold(a.plate) === fold(b.plate);
+}
+
+/** A top reading tied with its O/0-I/1 twin (see twinTie) is settled by `referee`, the second
+ * opinion's ranking: the twin it scores higher goes first, at the top's score. */
+export function breakTwinTies(ranked: ScoredPlate[], referee: readonly ScoredPlate[] | undefined): ScoredPlate[] {
+  const [top] = ranked;
+  if (!top || !referee) return ranked;
+  const refereeScore = (p: ScoredPlate) => referee.find((r) => r.plate === p.plate)?.score ?? 0;
+  const twins = ranked.filter((r) => r !== top && twinTie(top, r));
+  const best = twins.reduce((b, r) => (refereeScore(r) > refereeScore(b) ? r : b), top);
+  if (best === top) return ranked;
+  return [{ ...best, score: top.score }, ...ranked.filter((r) => r !== best)];
+}
+
 /** Merges the rankings of several looks at one candidate: each plate keeps its best score. */
 export function bestOfViews(rankings: readonly ScoredPlate[][]): ScoredPlate[] {
   const best = new Map<string, ScoredPlate>();
@@ -198,13 +239,33 @@ export interface PlatePipelineOptions {
   /** In modes that ask for it, what reads again the lines `reader` did not settle (a different
    * model errs on different plates). Default: none. */
   secondOpinion?: CropRecognizer;
+  /** Vigil's plate detector: modes with `detectorPasses` find candidates with it first. */
+  plateDetector?: PlateDetector;
+}
+
+/** The plate detector learned plates in photos of scenes; a picture no longer than this (a plate
+ * crop, a close-up) goes straight to the text detector's passes, which read crops better
+ * (plates-crops-us, whose crops are at most 320 px wide; held half, 2026-11-27, trained reader
+ * with PP-OCR's second opinion: 90.9% read from the detector's boxes, 95.5% from the text passes). */
+const PLATE_PASS_MIN_SIDE = 400;
+
+/** A plate detector's box as a candidate: one "line" as large as the plate, which the close-up
+ * (refineCandidate) replaces with the text lines it finds inside. */
+function boxCandidate(p: DetectedPlate): PlateCandidate {
+  const { xmin, ymin, xmax, ymax } = p.box;
+  return { lines: [[{ x: xmin, y: ymin }, { x: xmax, y: ymin }, { x: xmax, y: ymax }, { x: xmin, y: ymax }]], dscore: p.score };
 }
 
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
-  const { vehicles: vehicleFinder, search = 'every-plate', reader = ocr, secondOpinion } = pipelineOptions;
-  /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
-   * every candidate re-read from full-resolution pixels and scored by the grammars. */
-  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<RankedPlate[]> {
+  const { vehicles: vehicleFinder, search = 'every-plate', reader = ocr, secondOpinion, plateDetector } = pipelineOptions;
+  /** The plate detector's boxes away from sure plates, best first. */
+  async function plateCandidates(image: RawImage, pass: PassSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<PlateCandidate[]> {
+    const found = await plateDetector!.detect(image);
+    return found.filter((p) => p.score >= options.thresholdD && sureAreas.every((a) => overlapRatio(p.box, a) <= 0.5))
+      .slice(0, pass.candidates).map(boxCandidate);
+  }
+  /** The text detector's plate-like lines at the pass's resolution; every line it saw goes to `seen`. */
+  async function textCandidates(image: RawImage, pass: PassSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]) {
     const view = await detectionView(image, pass.detSide, pass.maxUpscale, pass.detPixels);
     const found = await ocr.detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold });
     const texts = found.map((t) => ({
@@ -212,16 +273,24 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
     }));
     seen.push(...texts);
-    let candidates = candidatesToRead(texts, {
+    const candidates = candidatesToRead(texts, {
       limit: pass.candidates, minScore: options.thresholdD, imageWidth: image.width, imageHeight: image.height,
       keepSmallPrint: options.mode === 'redaction', sureAreas,
     });
+    // Only text the detector saw small has loose boxes worth a close-up.
+    return { candidates, closeUp: (c: PlateCandidate) => lineHeight(c.lines) / Math.max(view.scaleX, view.scaleY) < REFINE_BELOW };
+  }
+  /** One detection pass: plate-like text at `pass.detSide`, close-ups of small candidates,
+   * every candidate re-read from full-resolution pixels and scored by the grammars. */
+  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<RankedPlate[]> {
+    // A plate detector's box is a whole plate: its text lines come from a close-up, always.
+    let { candidates, closeUp } = pass.source === 'plates'
+      ? { candidates: await plateCandidates(image, pass, options, sureAreas), closeUp: () => true }
+      : await textCandidates(image, pass, options, sureAreas, seen);
     if (pass.refine > 0) {
       const refined: typeof candidates = [];
       for (const [i, c] of candidates.entries()) {
-        // Only text the detector saw small has loose boxes worth a close-up.
-        const seen = lineHeight(c.lines) / Math.max(view.scaleX, view.scaleY);
-        refined.push(...(i < pass.refine && seen < REFINE_BELOW ? (await refineCandidate(image, c, ocr, { wholeLine: pass.wholeLineCloseUps })).slice(0, 2) : [c]));
+        refined.push(...(i < pass.refine && closeUp(c) ? (await refineCandidate(image, c, ocr, { wholeLine: pass.wholeLineCloseUps })).slice(0, 2) : [c]));
       }
       candidates = refined;
     }
@@ -239,9 +308,13 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     };
     // Whether a line is settled or plate-like is judged on readings of the mode's plate length.
     const fullLength = (chars: CharOption[][]) => firstScore(chars).filter((r) => r.plate.length >= mode.minLength);
+    const twinTied = (chars: CharOption[][]) => {
+      const [top, ...rest] = fullLength(chars);
+      return !!top && rest.some((r) => twinTie(top, r));
+    };
     const settled = (chars: CharOption[][]) => {
       const top = fullLength(chars)[0];
-      return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => topProb(c) >= SETTLED_CHAR);
+      return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => topProb(c) >= SETTLED_CHAR) && !twinTied(chars);
     };
     const secondLook = (chars: CharOption[][], _candidate: PlateCandidate, all: readonly CharOption[][][]) => {
       if (settled(chars)) return false;
@@ -262,17 +335,20 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     // Each reader's looks, per candidate: the look rules below compare looks of one reader.
     const opinions = readings.map((r) => [r.views]);
     if (secondOpinion && mode.secondOpinion) {
-      const unsure = readings.flatMap((r, i) => (r.views.some(settled) ? [] : [i]));
+      const ask = mode.secondOpinion === 'unsettled' ? (views: CharOption[][][]) => !views.some(settled) : (views: CharOption[][][]) => twinTied(views[0] ?? []);
+      const unsure = readings.flatMap((r, i) => (ask(r.views) ? [i] : []));
       const again = unsure.length ? await rereadCandidates(image, unsure.map((i) => candidates[i]!), secondOpinion, { padding: mode.readPadding, secondLook }) : [];
       again.forEach((r, k) => opinions[unsure[k]!]!.push(r.views));
     }
     const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
     const plates: RankedPlate[] = [];
     for (const [i, { candidate }] of readings.entries()) {
-      const looks = opinions[i]!.flatMap((views) => doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views))));
+      const rankings = opinions[i]!.map((views) => doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views)))
+        .map((chars) => firstScores.get(chars) ?? score(chars)));
       const height = lineHeight(candidate.lines);
       const minLength = minPlateLength(mode.minLength, height, image.height);
-      const ranked = bestOfViews(looks.map((chars) => firstScores.get(chars) ?? score(chars))).filter((r) => r.plate.length >= minLength);
+      const second = rankings.length > 1 ? bestOfViews(rankings.slice(1).flat()) : undefined;
+      const ranked = breakTwinTies(bestOfViews(rankings.flat()), second).filter((r) => r.plate.length >= minLength);
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
       // In a photo of a scene, a reading that fits no region's format (four characters: every
@@ -306,6 +382,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
   return {
     async read(image, options) {
       const mode = MODES[options.mode] ?? MODES.normal;
+      const scene = Math.max(image.width, image.height) >= PLATE_PASS_MIN_SIDE;
+      const passes = (plateDetector && scene && mode.detectorPasses) || mode.passes;
       // Vehicles only when something asks for them (strict detection, make/model/colour).
       const vehicles = vehicleFinder && (options.strictDetection || options.mmc) ? vehicleFinder.detect(image) : undefined;
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
@@ -314,8 +392,13 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const scales: number[] = [];
       // Every line the passes detected, in photo pixels: legends are looked for among them.
       const seen: DetectedText[] = [];
-      for (const pass of mode.passes) {
+      for (const pass of passes) {
         const sure = plates.filter((p) => p.score >= mode.sureScore);
+        if (pass.fallback && sure.length > 0) break;
+        if (pass.source === 'plates') {
+          plates.push(...(await readPass(image, pass, mode, options, [], seen)));
+          continue;
+        }
         const view = distinctView(pass, image, scales);
         // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
         // the earlier ones (a plate crop's own pixels) would not show.

@@ -4,7 +4,7 @@ import { plateImage } from '../../../test/fixtures/plate-images.js';
 import { decodeImage, type RawImage } from '../image/decode.js';
 import { cropRect } from '../image/warp.js';
 import { PLATE_CHARSET } from './plate-reread.js';
-import { createPlateTextModel, READER_CHARS, READER_HEIGHT, READER_WIDTH, toReaderInput } from './plate-text-model.js';
+import { createPlateTextModel, READER_CHARS, READER_HEIGHT, READER_WIDTH, toReaderInput, withFoldedTwins } from './plate-text-model.js';
 import type { CropRecognizer } from './plate-reread.js';
 
 /** A generated plate (test/fixtures), cut to its number's line as the pipeline cuts candidates. */
@@ -63,7 +63,8 @@ describe('trained plate reader (models/plate-reader.onnx)', () => {
     const [all] = await reader.recognizeCrops([line], { charset: PLATE_CHARSET });
     for (const alts of all!.alternatives) {
       expect(alts.length).toBeGreaterThan(1);
-      expect(alts.every((a) => READER_CHARS.includes(a.char))).toBe(true);
+      // O and I only as the twins of the 0 and 1 they were folded into.
+      expect(alts.every((a) => READER_CHARS.includes(a.char) || 'OI'.includes(a.char))).toBe(true);
     }
   });
 
@@ -74,6 +75,25 @@ describe('trained plate reader (models/plate-reader.onnx)', () => {
     expect(read).toHaveLength(2);
     expect(read[0]!.text.length).toBeLessThanOrEqual(1);
     expect(read[1]!.text).toBe('KX4071');
+  });
+});
+
+describe('withFoldedTwins', () => {
+  const reading = { text: 'A01B', charConfidences: [0.9, 0.8, 0.7, 0.95], alternatives: [[{ char: 'A', prob: 0.9 }], [{ char: '0', prob: 0.8 }, { char: 'D', prob: 0.1 }], [{ char: '1', prob: 0.7 }], [{ char: 'B', prob: 0.95 }]] };
+
+  it('puts O beside each 0 and I beside each 1, at the same probability, the read character first', () => {
+    const twins = withFoldedTwins(reading, PLATE_CHARSET);
+    expect(twins.text).toBe('A01B');
+    expect(twins.alternatives).toEqual([
+      [{ char: 'A', prob: 0.9 }],
+      [{ char: '0', prob: 0.8 }, { char: 'O', prob: 0.8 }, { char: 'D', prob: 0.1 }],
+      [{ char: '1', prob: 0.7 }, { char: 'I', prob: 0.7 }],
+      [{ char: 'B', prob: 0.95 }],
+    ]);
+  });
+
+  it('adds no letter a charset leaves out', () => {
+    expect(withFoldedTwins(reading, '0123456789AB').alternatives).toEqual(reading.alternatives);
   });
 });
 

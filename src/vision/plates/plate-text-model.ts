@@ -36,6 +36,23 @@ function maskFor(charset: string | undefined, chars: readonly string[]): Uint8Ar
   return Uint8Array.from(chars, (c, k) => (k === 0 || folded.has(c) ? 1 : 0));
 }
 
+/** The letters folded into digits in training (O into 0, I into 1). */
+const FOLDED: Record<string, string> = { '0': 'O', '1': 'I' };
+
+/** The reader cannot tell O from 0 nor I from 1: each such character gets its letter beside it
+ * at the same probability, so the region grammars alone choose (a Brazilian OLB4809 over the
+ * Czech-shaped 0LB4809), as they do for the general recogniser, which sees the difference. */
+export function withFoldedTwins<T extends Pick<DecodedText, 'text' | 'charConfidences' | 'alternatives'>>(d: T, charset: string | undefined): T {
+  const allowed = (c: string) => !charset || charset.toUpperCase().includes(c);
+  const alternatives = d.alternatives.map((alts, i) => {
+    const ch = d.text[i]!;
+    const twin = FOLDED[ch];
+    if (!twin || !allowed(twin) || alts.some((a) => a.char === twin)) return alts;
+    return [...alts.slice(0, 1), { char: twin, prob: d.charConfidences[i] ?? 0 }, ...alts.slice(1)];
+  });
+  return { ...d, alternatives };
+}
+
 /** Vigil's trained plate reader as a CropRecognizer: the plate pipeline re-reads its candidate
  * lines with it in place of the general text recogniser. One small session on the calling
  * thread (about a millisecond and a half per crop on one core). */
@@ -52,8 +69,8 @@ export async function createPlateTextModel(options: PlateTextModelOptions = {}):
       const [, frames, classes] = dims as [number, number, number];
       if (classes !== chars.length) throw new Error(`plate reader model has ${classes} classes, expected ${chars.length} (blank + ${READER_CHARS})`);
       const mask = maskFor(opts.charset, chars);
-      return crops.map((crop, i) => ctcGreedyDecode(data.subarray(i * frames * classes, (i + 1) * frames * classes), frames, classes, chars,
-        { mask, frameWidth: crop.width / frames }));
+      return crops.map((crop, i) => withFoldedTwins(ctcGreedyDecode(data.subarray(i * frames * classes, (i + 1) * frames * classes), frames, classes, chars,
+        { mask, frameWidth: crop.width / frames }), opts.charset));
     },
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { iou } from '../../../test/helpers/boxes.js';
 import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
 import type { PlateReadOptions } from '../plates/plate.types.js';
+import { defaultVisionSettings } from '../settings.js';
 import { PooledPlateReader } from './plate-reader.pool.js';
 import readPlates from './plate.worker.js';
 
@@ -85,6 +86,22 @@ describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
       const scene = await plateSceneJpeg({ text: 'KLM4821' });
       const res = await reader.read(scene.jpeg, options());
       expect(res.plates[0]?.plate).toBe('klm4821');
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('reads with Vigil\'s own plate detector and reader (PLATE_DETECTOR=trained, PLATE_READER=trained) in both modes', async () => {
+    const reader = new PooledPlateReader(1, { ...defaultVisionSettings(), inferenceThreads: 1, plateDetector: 'trained', plateReader: 'trained' });
+    try {
+      const scene = await plateSceneJpeg({ text: 'KXT4071', width: 1920, height: 1080, plateWidth: 200 });
+      for (const mode of ['normal', 'fast'] as const) {
+        const res = await reader.read(scene.jpeg, options({ mode }));
+        expect(res.plates.map((p) => p.plate), mode).toEqual(['kxt4071']);
+        expect(iou(res.plates[0]!.box, scene.box), mode).toBeGreaterThan(0.3);
+      }
+      const empty = await reader.read(await noTextSceneJpeg(), options({ mode: 'fast' }));
+      expect(empty.plates).toEqual([]);
     } finally {
       await reader.close();
     }

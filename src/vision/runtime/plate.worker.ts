@@ -2,6 +2,7 @@ import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine } from '../ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../plates/plate-pipeline.js';
 import { createPlateTextModel } from '../plates/plate-text-model.js';
+import { createPlateDetector } from '../plates/plate-detector-model.js';
 import { ocrEngineOptions, type VisionSettings, workerVisionSettings } from '../settings.js';
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
@@ -29,7 +30,9 @@ async function loadPipeline(settings: VisionSettings): Promise<PlatePipeline> {
   // loaded anyway for legends, gives a second opinion on the lines it left unsure.
   const trained = settings.plateReader === 'trained';
   const reader = trained ? await createPlateTextModel() : undefined;
-  return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch });
+  // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
+  const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads }) : undefined;
+  return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector });
 }
 
 /** Worker-thread entry: one plate reading. Buffers arrive as Uint8Arrays (structured clone). */
