@@ -442,20 +442,23 @@ describe('the shortest plate', () => {
 describe('O/0 and I/1 twins', () => {
   const plate = (p: string, score: number, code = 'us') => ({ plate: p, score, region: { code, score }, matched: true, weakest: score });
 
-  it('tie when they differ only by O/0 or I/1 and score alike', () => {
-    expect(twinTie(plate('0LB4809', 0.995), plate('OLB4809', 0.99))).toBe(true);
-    expect(twinTie(plate('AB1C23', 0.9), plate('ABIC23', 0.9))).toBe(true);
-    expect(twinTie(plate('0LB4809', 0.995), plate('OLB4809', 0.9))).toBe(false);
-    expect(twinTie(plate('0LB4809', 0.995), plate('0LB4808', 0.995))).toBe(false);
-    expect(twinTie(plate('0LB4809', 0.995), plate('0LB4809', 0.995))).toBe(false);
+  it('tie when they differ only by O/0 or I/1, score alike and fit the formats of different regions', () => {
+    // In a wide font, Czech 1AB 2345 against Brazilian ABC 1234.
+    expect(twinTie(plate('0LB4809', 0.995), plate('OLB4809', 0.99), true)).toBe(true);
+    // In a narrow one both are US numbers: the grammar's choice stands.
+    expect(twinTie(plate('0LB4809', 0.995), plate('OLB4809', 0.99), false)).toBe(false);
+    expect(twinTie(plate('0LB4809', 0.995), plate('OLB4809', 0.9), true)).toBe(false);
+    expect(twinTie(plate('0LB4809', 0.995), plate('0LB4808', 0.995), true)).toBe(false);
+    expect(twinTie(plate('0LB4809', 0.995), plate('0LB4809', 0.995), true)).toBe(false);
   });
 
   it('are settled by the referee, at the top\'s score; without one the ranking stands', () => {
     const ranked = [plate('0LB4809', 0.995, 'cz'), plate('OLB4809', 0.99, 'br'), plate('0LB48O9', 0.8)];
-    expect(breakTwinTies(ranked, undefined)).toBe(ranked);
-    const settled = breakTwinTies(ranked, [plate('OLB4809', 0.97, 'br')]);
+    expect(breakTwinTies(ranked, undefined, true)).toBe(ranked);
+    const settled = breakTwinTies(ranked, [plate('OLB4809', 0.97, 'br')], true);
     expect(settled.map((p) => [p.plate, p.score, p.region.code])).toEqual([['OLB4809', 0.995, 'br'], ['0LB4809', 0.995, 'cz'], ['0LB48O9', 0.8, 'us']]);
-    expect(breakTwinTies(ranked, [plate('0LB4809', 0.97, 'cz')])).toBe(ranked);
+    expect(breakTwinTies(ranked, [plate('0LB4809', 0.97, 'cz')], true)).toBe(ranked);
+    expect(breakTwinTies(ranked, [plate('OLB4809', 0.97, 'br')], false)).toBe(ranked);
   });
 });
 

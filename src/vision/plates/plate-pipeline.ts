@@ -9,7 +9,7 @@ import { fadeColouredGlyphs, readThroughArtwork } from './coloured-glyphs.js';
 import { doubtDisagreements } from './look-agreement.js';
 import { detectionView } from './detection-view.js';
 import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio, spans } from './plate-dedupe.js';
-import { CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
+import { type CandidateReading, CLOSE_UP_PAD_X, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading, topProb } from './plate-scoring.js';
 import type { PlateCandidate, PlateMode, Quad } from './plate.types.js';
 import type { PlateSearch } from './plate-search.js';
@@ -175,23 +175,37 @@ function lineHeight(quads: readonly Quad[]): number {
   return Math.max(...quads.map((q) => quadSize(q).height));
 }
 
-/** Two readings as likely as each other that differ only where a reader cannot tell O from 0 or
- * I from 1 (Vigil's trained reader folds them): 0LB4809, Czech-shaped, against the Brazilian
- * OLB4809. Only a reader that sees the difference (the second opinion) can settle it. */
+/** Scores this close count as a tie: the folded twins score alike up to the regions' weights. */
 const TWIN_TIE = 0.02;
-export function twinTie(a: ScoredPlate, b: ScoredPlate): boolean {
-  if (a.plate.length !== b.plate.length || b.score < a.score - TWIN_TIE) return false;
+
+/** The region whose own format (not a generic shape) `plate` fits best, if any; `wide` as in
+ * regionByFont. */
+function specificRegion(plate: string, wide: boolean | undefined): string | undefined {
+  const fit = bestRegionFit(plate, { regions: [], strict: false }, wide);
+  return fit && fit.weight === 1 ? fit.code : undefined;
+}
+
+/** Two readings as likely as each other that differ only where a reader cannot tell O from 0 or
+ * I from 1 (Vigil's trained reader folds them) and that the region formats, with the font the
+ * line is drawn in (`wide`, see plate-font.ts), give to different regions: in a wide font
+ * 0LB4809 is Czech, OLB4809 Brazilian. Only a reader that sees the difference (the second
+ * opinion) can settle it. Twins of one region (a US ABC1234 and ABCI234) keep the grammar's
+ * choice: asking would cost a recogniser run on most plates. */
+export function twinTie(a: ScoredPlate, b: ScoredPlate, wide: boolean | undefined): boolean {
+  if (a.plate.length !== b.plate.length || b.score < a.score - TWIN_TIE || a.plate === b.plate) return false;
   const fold = (t: string) => t.replace(/O/g, '0').replace(/I/g, '1');
-  return a.plate !== b.plate && fold(a.plate) === fold(b.plate);
+  if (fold(a.plate) !== fold(b.plate)) return false;
+  const [ra, rb] = [specificRegion(a.plate, wide), specificRegion(b.plate, wide)];
+  return ra !== undefined && rb !== undefined && ra !== rb;
 }
 
 /** A top reading tied with its O/0-I/1 twin (see twinTie) is settled by `referee`, the second
  * opinion's ranking: the twin it scores higher goes first, at the top's score. */
-export function breakTwinTies(ranked: ScoredPlate[], referee: readonly ScoredPlate[] | undefined): ScoredPlate[] {
+export function breakTwinTies(ranked: ScoredPlate[], referee: readonly ScoredPlate[] | undefined, wide: boolean | undefined): ScoredPlate[] {
   const [top] = ranked;
   if (!top || !referee) return ranked;
   const refereeScore = (p: ScoredPlate) => referee.find((r) => r.plate === p.plate)?.score ?? 0;
-  const twins = ranked.filter((r) => r !== top && twinTie(top, r));
+  const twins = ranked.filter((r) => r !== top && twinTie(top, r, wide));
   const best = twins.reduce((b, r) => (refereeScore(r) > refereeScore(b) ? r : b), top);
   if (best === top) return ranked;
   return [{ ...best, score: top.score }, ...ranked.filter((r) => r !== best)];
@@ -205,6 +219,11 @@ export function bestOfViews(rankings: readonly ScoredPlate[][]): ScoredPlate[] {
     if (!known || s.score > known.score) best.set(s.plate, s);
   }
   return [...best.values()].sort((a, b) => b.score - a.score);
+}
+
+/** Whether a candidate's number of `length` characters is drawn in a wide font (plate-font.ts). */
+function fontOf(candidate: PlateCandidate, length: number): boolean | undefined {
+  return wideCharacters(textBounds(candidate.lines), lineHeight(candidate.lines), length);
 }
 
 /** Without a region hint, a seven-character number whose letters and digits fit several
@@ -308,16 +327,18 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     };
     // Whether a line is settled or plate-like is judged on readings of the mode's plate length.
     const fullLength = (chars: CharOption[][]) => firstScore(chars).filter((r) => r.plate.length >= mode.minLength);
-    const twinTied = (chars: CharOption[][]) => {
+    const twinTied = (chars: CharOption[][], candidate: PlateCandidate | undefined) => {
       const [top, ...rest] = fullLength(chars);
-      return !!top && rest.some((r) => twinTie(top, r));
+      const wide = top && candidate && fontOf(candidate, top.plate.length);
+      return !!top && rest.some((r) => twinTie(top, r, wide));
     };
-    const settled = (chars: CharOption[][]) => {
+    /** `candidate`, where known, lets an O/0 tie between regions unsettle the line. */
+    const settled = (chars: CharOption[][], candidate?: PlateCandidate) => {
       const top = fullLength(chars)[0];
-      return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => topProb(c) >= SETTLED_CHAR) && !twinTied(chars);
+      return !!top?.matched && top.score >= SETTLED_SCORE && chars.every((c) => topProb(c) >= SETTLED_CHAR) && !twinTied(chars, candidate);
     };
-    const secondLook = (chars: CharOption[][], _candidate: PlateCandidate, all: readonly CharOption[][][]) => {
-      if (settled(chars)) return false;
+    const secondLook = (chars: CharOption[][], candidate: PlateCandidate, all: readonly CharOption[][][]) => {
+      if (settled(chars, candidate)) return false;
       // The brightest channel fades marks, it does not bring out characters: a line read with
       // fewer characters than the shortest plate (a sticker, a dealer's initials, a stray
       // stroke) stays too short. No such line gave a plate in the plate sets, and they took
@@ -335,8 +356,10 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     // Each reader's looks, per candidate: the look rules below compare looks of one reader.
     const opinions = readings.map((r) => [r.views]);
     if (secondOpinion && mode.secondOpinion) {
-      const ask = mode.secondOpinion === 'unsettled' ? (views: CharOption[][][]) => !views.some(settled) : (views: CharOption[][][]) => twinTied(views[0] ?? []);
-      const unsure = readings.flatMap((r, i) => (ask(r.views) ? [i] : []));
+      const ask = mode.secondOpinion === 'unsettled'
+        ? (r: CandidateReading) => !r.views.some((v) => settled(v, r.candidate))
+        : (r: CandidateReading) => twinTied(r.views[0] ?? [], r.candidate);
+      const unsure = readings.flatMap((r, i) => (ask(r) ? [i] : []));
       const again = unsure.length ? await rereadCandidates(image, unsure.map((i) => candidates[i]!), secondOpinion, { padding: mode.readPadding, secondLook }) : [];
       again.forEach((r, k) => opinions[unsure[k]!]!.push(r.views));
     }
@@ -348,7 +371,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const height = lineHeight(candidate.lines);
       const minLength = minPlateLength(mode.minLength, height, image.height);
       const second = rankings.length > 1 ? bestOfViews(rankings.slice(1).flat()) : undefined;
-      const ranked = breakTwinTies(bestOfViews(rankings.flat()), second).filter((r) => r.plate.length >= minLength);
+      const merged = bestOfViews(rankings.flat());
+      const ranked = breakTwinTies(merged, second, merged[0] && fontOf(candidate, merged[0].plate.length)).filter((r) => r.plate.length >= minLength);
       const top = ranked[0];
       if (!top || top.score < thresholdO) continue;
       // In a photo of a scene, a reading that fits no region's format (four characters: every
