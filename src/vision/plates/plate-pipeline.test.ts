@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from './plate.types.js';
-import { bestOfViews, breakTwinTies, completions, createPlatePipeline, type PlateOcr, twinTie } from './plate-pipeline.js';
+import { completions, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
+import { distinctView } from './plate-modes.js';
+import { bestOfViews, breakTwinTies, twinTie } from './reading-choice.js';
 import { type CropRecognizer, PLATE_CHARSET } from './plate-reread.js';
 import { withFoldedTwins } from './plate-text-model.js';
 import { parsePlateSearch } from './plate-search.js';

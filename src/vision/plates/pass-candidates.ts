@@ -1,0 +1,68 @@
+import type { RawImage } from '../image/decode.js';
+import { candidatesToRead, type DetectedText } from './candidate-finder.js';
+import { refineCandidate } from './candidate-refiner.js';
+import { detectionView } from './detection-view.js';
+import { extendToInk } from './line-extension.js';
+import { overlapRatio } from './plate-dedupe.js';
+import type { DetectedPlate, PlateDetector } from './plate-detector-model.js';
+import type { PassSettings } from './plate-modes.js';
+import type { PlateOcr } from './plate-pipeline.js';
+import { lineHeight } from './reading-choice.js';
+import type { Box, PlateCandidate, PlateReadOptions, Quad } from './plate.types.js';
+
+/** Text lines the first pass saw shorter than this (detector pixels) get a close-up; taller
+ * ones already have tight boxes, and a close-up of them cut characters off (plate crops). */
+const REFINE_BELOW = 40;
+
+/** A plate detector's box as a candidate: one "line" as large as the plate, which the close-up
+ * (refineCandidate) replaces with the text lines it finds inside. */
+function boxCandidate(p: DetectedPlate): PlateCandidate {
+  const { xmin, ymin, xmax, ymax } = p.box;
+  return { lines: [[{ x: xmin, y: ymin }, { x: xmax, y: ymin }, { x: xmax, y: ymax }, { x: xmin, y: ymax }]], dscore: p.score };
+}
+
+/** Where a pass's candidates come from. */
+export interface CandidateSources {
+  ocr: PlateOcr;
+  plateDetector?: PlateDetector;
+}
+
+/** The plate detector's boxes away from sure plates, best first. */
+async function plateCandidates(image: RawImage, detector: PlateDetector, pass: PassSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<PlateCandidate[]> {
+  const found = await detector.detect(image);
+  return found.filter((p) => p.score >= options.thresholdD && sureAreas.every((a) => overlapRatio(p.box, a) <= 0.5))
+    .slice(0, pass.candidates).map(boxCandidate);
+}
+
+/** The text detector's plate-like lines at the pass's resolution, and which of them want a
+ * close-up; every line it saw goes to `seen`. */
+async function textCandidates(image: RawImage, ocr: PlateOcr, pass: PassSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]) {
+  const view = await detectionView(image, pass.detSide, pass.maxUpscale, pass.detPixels);
+  const found = await ocr.detect(view.image, { detLimitSide: pass.detSide, boxThreshold: pass.boxThreshold });
+  const texts = found.map((t) => ({
+    score: t.score,
+    quad: t.quad.map((p) => ({ x: p.x * view.scaleX, y: p.y * view.scaleY })) as Quad,
+  }));
+  seen.push(...texts);
+  const candidates = candidatesToRead(texts, {
+    limit: pass.candidates, minScore: options.thresholdD, imageWidth: image.width, imageHeight: image.height,
+    keepSmallPrint: options.mode === 'redaction', sureAreas,
+  });
+  // Only text the detector saw small has loose boxes worth a close-up.
+  return { candidates, closeUp: (c: PlateCandidate) => lineHeight(c.lines) / Math.max(view.scaleX, view.scaleY) < REFINE_BELOW };
+}
+
+/** A pass's candidates, ready to read: found by the pass's source away from `sureAreas`, the
+ * best `pass.refine` of them looked at again in a close-up where they want one, each line
+ * extended to the ink beside it. */
+export async function passCandidates(image: RawImage, pass: PassSettings, sources: CandidateSources, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<PlateCandidate[]> {
+  // A plate detector's box is a whole plate: its text lines come from a close-up, always.
+  const { candidates, closeUp } = pass.source === 'plates'
+    ? { candidates: await plateCandidates(image, sources.plateDetector!, pass, options, sureAreas), closeUp: () => true }
+    : await textCandidates(image, sources.ocr, pass, options, sureAreas, seen);
+  const refined: PlateCandidate[] = [];
+  for (const [i, c] of candidates.entries()) {
+    refined.push(...(i < pass.refine && closeUp(c) ? (await refineCandidate(image, c, sources.ocr, { wholeLine: pass.wholeLineCloseUps })).slice(0, 2) : [c]));
+  }
+  return refined.map((c) => extendToInk(image, c));
+}
