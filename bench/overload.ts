@@ -1,5 +1,5 @@
 /**
- * npm run bench:overload [-- --seconds 15] [--upload-rate 5]
+ * npm run bench:overload [-- --seconds 15] [--upload-rate 5] [--flood-mb 7] [--flood-connections 40] [--upload-memory-mb N]
  *
  * `vigil serve` runs as its own process (the built binary, embedded SQLite); this process is only
  * the load generator (autocannon). One noisy token floods uploads (many cameras) and reads at
@@ -7,11 +7,17 @@
  * caller gets 429s, the other account's reads stay fast, the server's memory stays bounded and
  * the queue (the jobs table) absorbs what was accepted and drains. Baseline: the same reads on
  * the idle server, in the same run.
+ *
+ * Then a recognition flood: `--flood-connections` connections post `--flood-mb` MB photos to the
+ * OCR and plate readers (rate limits set high, so memory and the engines are what give): the
+ * share answered 429 or 503 with Retry-After, the other account's reads meanwhile, and the
+ * server's peak RSS, which UPLOAD_MEMORY_BYTES (admission before buffering) keeps bounded.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import sharp from 'sharp';
 import { loadConfig } from '../src/config/config.js';
 import { openDatabase } from '../src/storage/db/database.js';
 import { sceneJpeg } from '../test/fixtures/images.js';
@@ -21,8 +27,15 @@ import { flag } from './lib/stats.js';
 
 const seconds = Number(flag('seconds', '15'));
 const uploadRate = Number(flag('upload-rate', '5'));
+const floodMb = Number(flag('flood-mb', '7'));
+const floodConnections = Number(flag('flood-connections', '40'));
 const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'vigil-overload-'));
-const env = { DATA_DIR: dataDir, LOG_LEVEL: 'warn', UPLOAD_RATE_PER_SECOND: String(uploadRate), CAMERA_UPLOAD_INTERVAL_SECONDS: '0', WORKER_THREADS: '1' };
+const env = {
+  DATA_DIR: dataDir, LOG_LEVEL: 'warn', UPLOAD_RATE_PER_SECOND: String(uploadRate), CAMERA_UPLOAD_INTERVAL_SECONDS: '0', WORKER_THREADS: '1',
+  RECOGNITION_RATE_PER_SECOND: '1000', PLATE_MAX_UPLOAD_BYTES: String(10 * 1024 * 1024),
+  // --upload-memory-mb N: the admission budget (default: the server's, 128 MB); a large one shows the flood without it.
+  ...(flag('upload-memory-mb') ? { UPLOAD_MEMORY_BYTES: String(Number(flag('upload-memory-mb')) * 1024 * 1024) } : {}),
+};
 
 const cli = async (args: string[]) => {
   const r = await runVigil([...args, '--json'], env);
@@ -94,6 +107,38 @@ console.log(`  server RSS: ${rssIdle.toFixed(0)} MB idle, peak ${peak(during.map
 console.log(`  queue depth (jobs queued or running): peak ${peak(during.map((s) => s.queue))} during the flood; drained in ${drained.toFixed(1)} s`);
 console.log(`  every stored upload analysed once: ${logs === stored ? 'yes' : 'NO'} (${stored - 1} stored of which ${accepted} 201s counted before autocannon stopped, ${logs - 1} logs; the seed upload not counted)`);
 console.log('  timeline (s: RSS MB / queue depth): ' + samples.filter((_, i) => i % 2 === 0).map((s) => `${s.t.toFixed(0)}:${s.rss.toFixed(0)}/${s.queue}`).join(' '));
+
+// The recognition flood: large photos (noise does not compress) to both readers at once.
+const side = Math.round(Math.sqrt((floodMb * 1024 * 1024) / 1.9));
+const noise = Buffer.alloc(side * side * 3);
+for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
+const big = await sharp(noise, { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 97 }).toBuffer();
+const ocrBody = await multipartBody({ upload: { bytes: big, filename: 'big.jpg' }, type: 'vin' });
+const plateBody = await multipartBody({ upload: { bytes: big, filename: 'big.jpg' } });
+const floodOf = (route: string, body: { payload: Buffer; headers: Record<string, string> }) => autocannon({
+  url: `${url}${route}`, connections: Math.ceil(floodConnections / 2), duration: seconds, method: 'POST',
+  body: body.payload, headers: { ...body.headers, authorization: `Token ${noisy.token}` },
+});
+// One refused answer, to show what a client is told.
+let refusal = '';
+const probe = setInterval(() => void fetch(`${url}/v1/ocr/reader/`, { method: 'POST', body: ocrBody.payload, headers: { ...ocrBody.headers, authorization: `Token ${noisy.token}` } })
+  .then(async (r) => { if (!refusal && r.status >= 429) refusal = `${r.status} Retry-After ${r.headers.get('retry-after') ?? 'none'}: ${await r.text()}`; }, () => undefined), 500);
+const recStart = (Date.now() - t0) / 1000;
+const sampler2 = setInterval(() => void rssMb().then((rss) => samples.push({ t: (Date.now() - t0) / 1000, rss, queue: 0 }), () => undefined), 250);
+const [ocrFlood, plateFlood, readsDuring] = await Promise.all([floodOf('/v1/ocr/reader/', ocrBody), floodOf('/v1/plate-reader/', plateBody), reads(seconds)]);
+clearInterval(probe);
+clearInterval(sampler2);
+const recSamples = samples.filter((x) => x.t >= recStart);
+const share = (r: autocannon.Result) => {
+  const refused = (r.statusCodeStats?.['429']?.count ?? 0) + (r.statusCodeStats?.['503']?.count ?? 0);
+  return `${r.requests.total} answered: 2xx ${r['2xx']}, 429/503 ${refused} (${((100 * refused) / Math.max(1, r.requests.total)).toFixed(0)}%), other ${r.non2xx - refused}, errors ${r.errors}, timeouts ${r.timeouts}`;
+};
+console.log(`\nRecognition flood: ${floodConnections} connections of ${(big.length / 1024 / 1024).toFixed(1)} MB photos for ${seconds} s, half to OCR, half to plates`);
+console.log(`  OCR    ${share(ocrFlood)}`);
+console.log(`  plates ${share(plateFlood)}`);
+console.log(`  a refusal: ${refusal.slice(0, 220) || 'none seen'}`);
+console.log(`  other account's reads: p50 ${readsDuring.latency.p50} ms  p99 ${readsDuring.latency.p99} ms  (idle p99 ${idle.latency.p99} ms; non-2xx ${readsDuring.non2xx})`);
+console.log(`  server RSS: peak ${peak(recSamples.map((x) => x.rss)).toFixed(0)} MB during the flood (UPLOAD_MEMORY_BYTES ${env.UPLOAD_MEMORY_BYTES ?? 'default, 128 MB'})`);
 
 server.kill('SIGTERM');
 await exited(server);

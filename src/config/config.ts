@@ -40,6 +40,8 @@ const envSchema = z.object({
   MAX_IMAGE_PIXELS: intFrom(50_000_000, 1),
   MAX_UPLOAD_BYTES: intFrom(10 * MB, 1024),
   PLATE_MAX_UPLOAD_BYTES: intFrom(3 * MB, 1024),
+  /** Most upload bytes held at once (src/http/plugins/upload-admission.plugin.ts). */
+  UPLOAD_MEMORY_BYTES: intFrom(128 * MB, 1024),
   CAMERA_UPLOAD_INTERVAL_SECONDS: intFrom(900, 0),
   UPLOAD_RATE_PER_SECOND: z.coerce.number().positive().default(1),
   RECOGNITION_RATE_PER_SECOND: z.coerce.number().positive().default(8),
@@ -87,7 +89,7 @@ export interface Config {
   blobs: { kind: 'fs'; root: string } | { kind: 's3'; url: string; endpoint: string | undefined; region: string };
   logLevel: Env['LOG_LEVEL'];
   images: { urlSecret: string | undefined; urlTtlSeconds: number; maxPixels: number };
-  limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadRatePerSecond: number; recognitionRatePerSecond: number };
+  limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadMemoryBytes: number; uploadRatePerSecond: number; recognitionRatePerSecond: number };
   camera: { uploadIntervalSeconds: number; offlineAfterSeconds: number; alertGroupWindowSeconds: number; obstructionConfirmations: number };
   mail: { smtpUrl: string | undefined; from: string };
   webhooks: { timeoutMs: number; maxAttempts: number; disableAfterFailures: number };
@@ -134,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     limits: {
       maxUploadBytes: e.MAX_UPLOAD_BYTES,
       plateMaxUploadBytes: e.PLATE_MAX_UPLOAD_BYTES,
+      uploadMemoryBytes: e.UPLOAD_MEMORY_BYTES,
       uploadRatePerSecond: e.UPLOAD_RATE_PER_SECOND,
       recognitionRatePerSecond: e.RECOGNITION_RATE_PER_SECOND,
     },

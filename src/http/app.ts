@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from '../container.js';
 import { VERSION } from '../version.js';
 import { authPlugin } from './plugins/auth.plugin.js';
+import { uploadAdmissionPlugin } from './plugins/upload-admission.plugin.js';
 import { errorsPlugin } from './plugins/errors.plugin.js';
 import { metricsPlugin } from './plugins/metrics.plugin.js';
 import { openapiPlugin } from './plugins/openapi.plugin.js';
@@ -51,6 +52,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(errorsPlugin);
+  await app.register(uploadAdmissionPlugin, { budgetBytes: config.limits.uploadMemoryBytes, unknownLengthBytes: app.initialConfig.bodyLimit ?? config.limits.maxUploadBytes, metrics: container.metrics });
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] });
   // Some recognition clients post urlencoded forms (base64 image in `upload`).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

@@ -14,9 +14,11 @@ export interface Metrics {
   delivery(channel: 'webhook' | 'mail', outcome: 'delivered' | 'failed'): void;
   /** A request refused by a rate limit of this kind (upload, ocr, plates, ...). */
   rateLimited(kind: string): void;
+  /** A request refused because the server was full (uploads: too many bytes in flight). */
+  overloaded(kind: string): void;
 }
 
-export const NO_METRICS: Metrics = { analysis() {}, recognition() {}, delivery() {}, rateLimited() {} };
+export const NO_METRICS: Metrics = { analysis() {}, recognition() {}, delivery() {}, rateLimited() {}, overloaded() {} };
 
 /** Queue depth and the age of the oldest waiting job, per kind: read from the jobs table when
  * Prometheus scrapes, so every process reports the whole installation's queue. */
@@ -34,6 +36,7 @@ export class PromMetrics implements Metrics {
   });
   private readonly deliveries = new Counter({ name: 'vigil_deliveries_total', help: 'Webhook and e-mail delivery attempts by outcome', labelNames: ['channel', 'outcome'] as const, registers: [this.registry] });
   private readonly limited = new Counter({ name: 'vigil_rate_limited_total', help: 'Requests refused by a rate limit, by kind', labelNames: ['kind'] as const, registers: [this.registry] });
+  private readonly overload = new Counter({ name: 'vigil_overload_rejections_total', help: 'Requests refused because the server was full, by kind', labelNames: ['kind'] as const, registers: [this.registry] });
 
   analysis(status: string): void {
     this.analyses.inc({ status });
@@ -50,6 +53,10 @@ export class PromMetrics implements Metrics {
 
   rateLimited(kind: string): void {
     this.limited.inc({ kind });
+  }
+
+  overloaded(kind: string): void {
+    this.overload.inc({ kind });
   }
 
   /** Gauges of the job queue. The registry collects every metric at once, so the three gauges
