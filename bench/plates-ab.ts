@@ -1,10 +1,11 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
- * B this checkout's working tree, each with its own OCR engine, in one process; B reads plate
- * numbers with --reader (default `trained`, as PLATE_READER's default), on the --split half of
- * each set (default `held`, see bench:plates). Every photo is
+ * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
+ * server builds it (configured-pipeline.ts) with PLATE_READER=--reader and PLATE_DETECTOR=--detector
+ * (default: the server's defaults), on the --split half of each set (default `held`, see
+ * bench:plates). A is built with its revision's defaults. Every photo is
  * read by both, in alternating order, so a machine whose load drifts weighs on both alike (ms on
  * this machine drift by up to 2x between days: a figure is only worth its baseline of the same
  * run). Per set and mode: the O/0-I/1 rate of A and B, median ms and CPU ms per photo, B/A of
@@ -17,9 +18,10 @@ import type { RawImage } from '../src/vision/image/decode.js';
 import { decodeImage } from '../src/vision/image/decode.js';
 import type { PlateReadOptions, PlateReadResult } from '../src/vision/plates/plate.types.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
-import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
-import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
+import { configuredPlatePipeline } from '../src/vision/plates/configured-pipeline.js';
+import { parsePlateFinder } from '../src/vision/plates/plate-finder.js';
 import { parsePlateLineReader } from '../src/vision/plates/plate-line-reader.js';
+import { defaultVisionSettings } from '../src/vision/settings.js';
 import { baseRevision, checkoutAt, pairedRuns, timingColumns } from './lib/ab.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { looseKey } from './lib/plates-bench-metrics.js';
@@ -35,7 +37,7 @@ const listDiffs = process.argv.includes('--diffs');
 const copies = copyOptionsFromArgs(flag);
 const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
-const readerB = parsePlateLineReader(flag('reader', 'trained'));
+const settingsB = { ...defaultVisionSettings(), plateReader: parsePlateLineReader(flag('reader')), plateDetector: parsePlateFinder(flag('detector')) };
 
 interface Reader { read(image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> }
 
@@ -44,7 +46,7 @@ const baseEngine = await checkout.load<typeof import('../src/vision/ocr/ocr-engi
 const basePlates = await checkout.load<typeof import('../src/vision/plates/plate-pipeline.js')>('src/vision/plates/plate-pipeline.js');
 const readers: Record<'a' | 'b', Reader> = {
   a: basePlates.createPlatePipeline(await baseEngine.createOcrEngine()),
-  b: createPlatePipeline(await createOcrEngine(), { reader: readerB === 'trained' ? await createPlateTextModel() : undefined }),
+  b: await configuredPlatePipeline(await createOcrEngine(), settingsB),
 };
 
 const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
@@ -55,7 +57,7 @@ const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
 const fingerprint = (r: PlateReadResult) => JSON.stringify(r.plates.map((p) => [p.plate, p.score, p.candidates]));
 const listed = (r: PlateReadResult) => r.plates.map((p) => `${p.plate} ${p.score}`).join(', ') || '-';
 
-console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree reading with ${readerB}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
+console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree with PLATE_READER=${settingsB.plateReader} PLATE_DETECTOR=${settingsB.plateDetector}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
 const sets = await loadPlateSets(dataDir, split);
 for (const name of wanted) {
   const all = sets[name];

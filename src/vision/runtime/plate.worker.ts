@@ -1,8 +1,7 @@
 import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine } from '../ocr/ocr-engine.js';
-import { createPlatePipeline, type PlatePipeline } from '../plates/plate-pipeline.js';
-import { createPlateTextModel } from '../plates/plate-text-model.js';
-import { createPlateDetector } from '../plates/plate-detector-model.js';
+import { configuredPlatePipeline } from '../plates/configured-pipeline.js';
+import type { PlatePipeline } from '../plates/plate-pipeline.js';
 import { ocrEngineOptions, type VisionSettings, workerVisionSettings } from '../settings.js';
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
@@ -26,13 +25,7 @@ async function loadPipeline(settings: VisionSettings): Promise<PlatePipeline> {
     detect: (img) => detector.detect(img, { minScore: 0.2 }),
     dominantColour,
   };
-  // With PLATE_READER=trained Vigil's reader reads the plate numbers, and PP-OCR's recogniser,
-  // loaded anyway for legends, gives a second opinion on the lines it left unsure.
-  const trained = settings.plateReader === 'trained';
-  const reader = trained ? await createPlateTextModel() : undefined;
-  // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
-  const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads }) : undefined;
-  return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector });
+  return configuredPlatePipeline(ocr, settings, vehicles);
 }
 
 /** Worker-thread entry: one plate reading. Buffers arrive as Uint8Arrays (structured clone). */

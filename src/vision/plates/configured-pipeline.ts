@@ -1,0 +1,21 @@
+import type { VisionSettings } from '../settings.js';
+import { createPlateDetector } from './plate-detector-model.js';
+import { createPlatePipeline, type PlateOcr, type PlatePipeline } from './plate-pipeline.js';
+import { createPlateTextModel } from './plate-text-model.js';
+import type { VehicleFinder } from './vehicle-assignment.js';
+
+/** The plate pipeline the settings ask for (PLATE_READER, PLATE_DETECTOR, PLATE_SEARCH): the one
+ * place that turns them into models, for the workers and the benches alike. */
+export async function configuredPlatePipeline(
+  ocr: PlateOcr,
+  settings: Pick<VisionSettings, 'plateReader' | 'plateDetector' | 'plateSearch' | 'inferenceThreads'>,
+  vehicles?: VehicleFinder,
+): Promise<PlatePipeline> {
+  // With PLATE_READER=trained Vigil's reader reads the plate numbers, and PP-OCR's recogniser,
+  // loaded anyway for legends, gives a second opinion on the lines it left unsure.
+  const trained = settings.plateReader === 'trained';
+  const reader = trained ? await createPlateTextModel() : undefined;
+  // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
+  const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads }) : undefined;
+  return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector });
+}
