@@ -92,7 +92,9 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     secondLookPlateLikeOnly: true,
     plateMargins: PLATE_MARGINS,
     secondOpinion: 'twin-ties',
-    detectorPasses: [{ source: 'plates', detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 3 }],
+    // Only the best box gets a close-up: closing up on the next two read no more plates on the
+    // fit half of the scenes (us, eu, br; 2026-11-27) and cost a tenth more time.
+    detectorPasses: [{ source: 'plates', detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
   },
   // Recall first: a looser detector, more candidates, short plates kept, every pass.
   redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, plateMargins: REDACTION_MARGINS },
