@@ -75,6 +75,23 @@ describe('vigil CLI', async () => {
     expect((await run('licenses', 'list', '--account', 'nobody@example.com', '--json')).json().error.code).toBe('account_not_found');
   });
 
+  it('deletes a license and an account only with --yes', async () => {
+    await run('accounts', 'create', '--email', 'leaving@example.com', '--json');
+    const license = (await run('licenses', 'create', '--account', 'leaving@example.com', '--size', '2', '--json')).json();
+    const unconfirmed = await run('licenses', 'delete', '--account', 'leaving@example.com', String(license.id), '--json');
+    expect([unconfirmed.code, unconfirmed.json().error.code]).toEqual([1, 'confirmation_required']);
+    expect((await run('licenses', 'list', '--account', 'leaving@example.com', '--json')).json()).toHaveLength(1);
+    expect((await run('licenses', 'delete', '--account', 'leaving@example.com', String(license.id), '--yes', '--json')).json()).toEqual({ deleted: license.id, images: 0 });
+    expect((await run('licenses', 'list', '--account', 'leaving@example.com', '--json')).json()).toEqual([]);
+
+    expect((await run('accounts', 'delete', '--email', 'leaving@example.com', '--json')).json().error.code).toBe('confirmation_required');
+    const removed = (await run('accounts', 'delete', '--email', 'leaving@example.com', '--yes', '--json')).json();
+    expect(removed).toEqual({ deleted: expect.any(Number), images: 0 });
+    const emails = (await run('accounts', 'list', '--json')).json().map((x: { email: string }) => x.email);
+    expect(emails).not.toContain('leaving@example.com');
+    expect(emails).toContain('ops@example.com');
+  });
+
   it('analyze-camera prints one object per image with status, anomalies and all four scores', async () => {
     const { sceneJpeg } = await import('../test/fixtures/images.js');
     const sharp = (await import('sharp')).default;

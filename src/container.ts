@@ -92,7 +92,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const images = new ImageService(new ImageRepository(db), blobs, {
     publicUrl: config.publicUrl, secret, ttlSeconds: config.images.urlTtlSeconds, maxPixels: config.images.maxPixels,
   });
-  const licenses = new LicenseService(new LicenseRepository(db));
+  const licenses = new LicenseService(new LicenseRepository(db), images);
   const queue = new SqlJobQueue(db);
   const alertRepo = new AlertRepository(db);
   const usage = new UsageService(new UsageRepository(db));
@@ -124,7 +124,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     config,
     db,
     tokens,
-    accounts: new AccountService(accountRepo, tokens),
+    accounts: new AccountService(accountRepo, tokens, images),
     licenses,
     images,
     blobs,

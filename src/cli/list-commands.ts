@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { presentLicense } from '../http/routes/camera-monitoring/presenters.js';
 import { presentWebhook } from '../http/routes/webhooks/webhooks.routes.js';
+import { errors } from '../services/errors.js';
 import type { CliContext } from './context.js';
 
 const iso = (millis: number | null) => (millis === null ? null : new Date(millis).toISOString());
@@ -12,8 +13,13 @@ function group(program: Command, name: string): Command {
   return found;
 }
 
-/** list (and, for webhooks, delete) beside each admin group's create: what an operator looks
- * up before changing anything. */
+/** Deleting an account or a license cannot be undone: the command asks for --yes. */
+function confirmed(yes: boolean | undefined, what: string): void {
+  if (!yes) throw errors.badRequest(`Not deleting ${what} without --yes: it deletes everything it owns, stored images included, for good.`, 'confirmation_required');
+}
+
+/** list and delete beside each admin group's create: what an operator looks up before changing
+ * anything, and how it goes. */
 export function registerListCommands(program: Command, ctx: CliContext): void {
   group(program, 'accounts').command('list').description('every account, oldest first').addOption(ctx.jsonOption())
     .action(async () => {
@@ -28,6 +34,25 @@ export function registerListCommands(program: Command, ctx: CliContext): void {
       const licenses = await ctx.withContainer(async (c) => c.licenses.list((await c.accounts.requireByEmail(o.account)).id));
       const rows = licenses.map(presentLicense);
       ctx.print(rows, licenses.map((l) => `${l.id} ${l.code} (${l.size} cameras, expires ${iso(l.expiration)})`).join('\n') || '(no licenses)');
+    });
+
+  group(program, 'accounts').command('delete')
+    .description('delete an account and everything it owns: licenses, cameras, logs, stored images (their files too), tokens, webhooks, usage')
+    .requiredOption('--email <email>', 'account e-mail').option('--yes', 'confirm: nothing of it can be recovered').addOption(ctx.jsonOption())
+    .action(async (o: { email: string; yes?: boolean }) => {
+      confirmed(o.yes, `account ${o.email}`);
+      const removed = await ctx.withContainer((c) => c.accounts.remove(o.email));
+      ctx.print({ deleted: removed.id, images: removed.images }, `account ${removed.id} <${o.email}> deleted, with ${removed.images} stored images`);
+    });
+
+  group(program, 'licenses').command('delete')
+    .description('delete a license with its cameras, their logs and stored images (their files too)')
+    .requiredOption('--account <email>', 'owner e-mail').argument('<id>', 'the license id (licenses list)')
+    .option('--yes', 'confirm: nothing of it can be recovered').addOption(ctx.jsonOption())
+    .action(async (id: string, o: { account: string; yes?: boolean }) => {
+      confirmed(o.yes, `license ${id}`);
+      const removed = await ctx.withContainer(async (c) => c.licenses.remove((await c.accounts.requireByEmail(o.account)).id, Number(id)));
+      ctx.print({ deleted: Number(id), images: removed.images }, `license ${id} deleted, with ${removed.images} stored images`);
     });
 
   group(program, 'tokens').command('list').description('the active API tokens of an account (their first characters only)')

@@ -1,6 +1,7 @@
 import { FEATURES, type Feature } from '../domain/features.js';
 import type { AccountRepository, AccountRow } from '../storage/repositories/account.repository.js';
 import { errors } from './errors.js';
+import type { ImageService } from './images.service.js';
 import type { TokenService } from './tokens.service.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -9,6 +10,7 @@ export class AccountService {
   constructor(
     private readonly accounts: AccountRepository,
     private readonly tokens: TokenService,
+    private readonly images: ImageService,
   ) {}
 
   /** Creates an account with its first API token. */
@@ -22,6 +24,16 @@ export class AccountService {
 
   list(): Promise<AccountRow[]> {
     return this.accounts.list();
+  }
+
+  /** Deletes the account, everything it owns and every image it stored (bytes included). The
+   * rows go first, in one statement: should deleting the bytes fail, nothing points at them. */
+  async remove(email: string): Promise<{ id: number; images: number }> {
+    const account = await this.requireByEmail(email);
+    const images = await this.images.ofAccount(account.id);
+    await this.accounts.delete(account.id);
+    await this.images.remove(images);
+    return { id: account.id, images: images.length };
   }
 
   async requireByEmail(email: string): Promise<AccountRow> {

@@ -75,6 +75,17 @@ export class ImageService {
     return bytes && { row, bytes };
   }
 
+  /** Removes one image and its bytes, if it is still there. */
+  async removeById(imageId: number): Promise<void> {
+    const row = await this.images.findById(imageId);
+    if (row) await this.remove([row]);
+  }
+
+  /** Every image of the account, for removing it (see AccountService.remove). */
+  ofAccount(accountId: number): Promise<Array<Pick<ImageRow, 'id' | 'blob_key'>>> {
+    return this.images.keysForAccount(accountId);
+  }
+
   /** Removes images and their bytes. */
   async remove(rows: Array<Pick<ImageRow, 'id' | 'blob_key'>>): Promise<void> {
     await this.images.deleteByIds(rows.map((r) => r.id));

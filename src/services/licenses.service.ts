@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LicenseRepository, LicenseRow } from '../storage/repositories/license.repository.js';
 import { errors } from './errors.js';
+import type { ImageService } from './images.service.js';
 
 /** The spec only says va_type values are short lower-case names of integration kinds. */
 const VA_TYPE = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -13,7 +14,10 @@ export function newLicenseCode(): string {
 }
 
 export class LicenseService {
-  constructor(private readonly licenses: LicenseRepository) {}
+  constructor(
+    private readonly licenses: LicenseRepository,
+    private readonly images: ImageService,
+  ) {}
 
   async create(input: { accountId: number; size: number; expiration: Date; vaType?: string }): Promise<LicenseRow> {
     const vaType = input.vaType ?? 'api';
@@ -25,6 +29,16 @@ export class LicenseService {
 
   list(accountId: number): Promise<LicenseRow[]> {
     return this.licenses.listForAccount(accountId);
+  }
+
+  /** Deletes a license of the account with its cameras, their logs and every image they stored
+   * (bytes included); rows first, as AccountService.remove. */
+  async remove(accountId: number, licenseId: number): Promise<{ images: number }> {
+    await this.requireOwned(accountId, licenseId);
+    const images = await this.licenses.imagesOf(licenseId);
+    await this.licenses.delete(licenseId);
+    await this.images.remove(images);
+    return { images: images.length };
   }
 
   /** A license of the caller: another account's is 403, a missing one 404 (spec, Authentication 5). */

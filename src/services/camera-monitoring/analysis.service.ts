@@ -29,7 +29,9 @@ export class CameraAnalysisService {
 
   async run(job: AnalyzeJob): Promise<void> {
     const camera = await this.cameras.findById(job.cameraId);
-    if (!camera) return; // deleted since the upload
+    // Deleted since the upload (with its license or account): the upload's image, which no log
+    // will point at, goes too.
+    if (!camera) return this.images.removeById(job.imageId);
     const existing = await this.logs.findByImage(job.imageId);
     if (existing && existing.status !== 'pending_retry') return; // already recorded: re-run after a crash
     const image = await this.images.bytesOf(job.imageId);

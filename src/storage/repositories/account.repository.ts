@@ -42,6 +42,12 @@ export class AccountRepository {
     return row && toRow(row);
   }
 
+  /** Deletes the account and, by foreign keys, everything it owns (licenses, cameras, logs,
+   * tokens, webhooks, usage, image rows); the image bytes are the caller's to delete. */
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('accounts').where('id', '=', id).execute();
+  }
+
   async list(): Promise<AccountRow[]> {
     return (await this.db.selectFrom('accounts').select(['id', 'email', 'features', 'created_at']).orderBy('id').execute()).map(toRow);
   }

@@ -19,6 +19,11 @@ export class ImageRepository {
     return this.db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Every image of the account (row id and blob key): what removing the account must delete. */
+  async keysForAccount(accountId: number): Promise<Array<Pick<ImageRow, 'id' | 'blob_key'>>> {
+    return this.db.selectFrom('images').select(['id', 'blob_key']).where('account_id', '=', accountId).execute();
+  }
+
   async deleteByIds(ids: number[]): Promise<void> {
     if (ids.length > 0) await this.db.deleteFrom('images').where('id', 'in', ids).execute();
   }

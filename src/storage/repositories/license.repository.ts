@@ -23,4 +23,19 @@ export class LicenseRepository {
   async findById(id: number): Promise<LicenseRow | undefined> {
     return this.db.selectFrom('licenses').selectAll().where('id', '=', id).executeTakeFirst();
   }
+
+  /** Deletes the license; its cameras, their logs, references and alert links go with it (foreign keys). */
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('licenses').where('id', '=', id).execute();
+  }
+
+  /** The stored images of every camera of the license: log uploads and references. */
+  async imagesOf(id: number): Promise<Array<{ id: number; blob_key: string }>> {
+    const cameras = this.db.selectFrom('cameras').select('id').where('license_id', '=', id);
+    const logs = this.db.selectFrom('camera_logs').select('image_id').where('camera_id', 'in', cameras).where('image_id', 'is not', null);
+    const refs = this.db.selectFrom('reference_images').select('image_id').where('camera_id', 'in', cameras);
+    return this.db.selectFrom('images').select(['id', 'blob_key'])
+      .where((eb) => eb.or([eb('id', 'in', logs), eb('id', 'in', refs)]))
+      .execute() as Promise<Array<{ id: number; blob_key: string }>>;
+  }
 }
