@@ -37,7 +37,7 @@ describe('loadConfig', () => {
   });
 
   it('hands the vision settings to the worker pools as one typed object', () => {
-    expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr', plateDetector: 'text' });
+    expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained' });
     expect(loadConfig({ INFERENCE_THREADS: '3', OCR_PRECISION: 'fp32', OCR_RECOGNIZER_THREADS: '2', PLATE_SEARCH: 'first-sure', PLATE_READER: 'ppocr', PLATE_DETECTOR: 'trained' }).vision)
       .toEqual({ inferenceThreads: 3, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr', plateDetector: 'trained' });
   });

@@ -25,7 +25,7 @@ export interface VisionSettings {
 
 /** The settings of an unconfigured process: the config's defaults. */
 export function defaultVisionSettings(): VisionSettings {
-  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'ppocr', plateDetector: 'text' };
+  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained' };
 }
 
 /** The OCR engine's options these settings ask for (every worker that loads the engine). */

@@ -11,11 +11,12 @@ export async function configuredPlatePipeline(
   settings: Pick<VisionSettings, 'plateReader' | 'plateDetector' | 'plateSearch' | 'inferenceThreads'>,
   vehicles?: VehicleFinder,
 ): Promise<PlatePipeline> {
-  // With PLATE_READER=trained Vigil's reader reads the plate numbers, and PP-OCR's recogniser,
-  // loaded anyway for legends, gives a second opinion on the lines it left unsure.
+  // With PLATE_READER=trained Vigil's reader reads the plate numbers in photos, and PP-OCR's
+  // recogniser, loaded anyway for legends, gives a second opinion on the lines it left unsure and
+  // reads plate crops, on which it reads more (held plates-crops-us, 2026-11-27: 98.5% against 95.5%).
   const trained = settings.plateReader === 'trained';
   const reader = trained ? await createPlateTextModel() : undefined;
   // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
   const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads }) : undefined;
-  return createPlatePipeline(ocr, { vehicles, reader, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector });
+  return createPlatePipeline(ocr, { vehicles, reader, cropReader: ocr, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector });
 }

@@ -1,10 +1,9 @@
 import { parseChoice } from '../../domain/choice.js';
 
-/** What reads plate numbers (PLATE_READER): `ppocr` (default), the general PP-OCR text
- * recogniser the pipeline was tuned around, or `trained`, Vigil's own plate reader
- * (models/plate-reader.onnx) with PP-OCR's second opinion on unsure lines in regular mode. The
- * trained reader reads more crops alone but fewer plates inside today's pipeline (2026-11-27,
- * docs/benchmarks.md), so it is not the default yet. */
+/** What reads plate numbers in photos (PLATE_READER): `trained` (default), Vigil's own plate
+ * reader (models/plate-reader.onnx) with PP-OCR's second opinion on unsure lines in regular mode
+ * and on O/0 ties between regions in both, PP-OCR reading plate crops; or `ppocr`, the general
+ * PP-OCR text recogniser everywhere, as before 2026-11-27. Figures: docs/benchmarks.md. */
 export type PlateLineReader = 'trained' | 'ppocr';
 export const PLATE_LINE_READERS: readonly PlateLineReader[] = ['trained', 'ppocr'];
-export const parsePlateLineReader = (value: string | undefined): PlateLineReader => parseChoice('PLATE_READER', PLATE_LINE_READERS, 'ppocr', value);
+export const parsePlateLineReader = (value: string | undefined): PlateLineReader => parseChoice('PLATE_READER', PLATE_LINE_READERS, 'trained', value);

@@ -133,9 +133,13 @@ export const finest = (scales: readonly number[]) => scales.slice(0, -1).every((
  * with PP-OCR's second opinion: 90.9% read from the detector's boxes, 95.5% from the text passes). */
 const PLATE_PASS_MIN_SIDE = 400;
 
+/** A picture at least this large is a photo of a scene, not a plate crop (see PLATE_PASS_MIN_SIDE). */
+export function isScene(image: { width: number; height: number }): boolean {
+  return Math.max(image.width, image.height) >= PLATE_PASS_MIN_SIDE;
+}
+
 /** The passes of `mode` for `image`: the detector's passes where there is a plate detector and
  * the image is a photo of a scene, else the text detector's. */
 export function passesFor(mode: ModeSettings, image: { width: number; height: number }, hasPlateDetector: boolean): PassSettings[] {
-  const scene = Math.max(image.width, image.height) >= PLATE_PASS_MIN_SIDE;
-  return (hasPlateDetector && scene && mode.detectorPasses) || mode.passes;
+  return (hasPlateDetector && isScene(image) && mode.detectorPasses) || mode.passes;
 }

@@ -339,6 +339,25 @@ describe('the plate detector first', () => {
     expect(detSides).toEqual([640]);
   });
 
+  it('reads photos with the reader and plate crops with the crop reader, which is no second opinion of itself', async () => {
+    const engine = fakeOcr('7ABC123', 0.99);
+    const reader = fakeOcr('7ABC123', 0.99);
+    const pipeline = createPlatePipeline(engine.ocr, { reader: reader.ocr, cropReader: engine.ocr, secondOpinion: engine.ocr, plateDetector: detector([plateBox]) });
+    await pipeline.read(blank(1280, 720), options());
+    expect([reader.reads.length > 0, engine.reads.length]).toEqual([true, 0]);
+    const crop = await pipeline.read(blank(320, 160), options());
+    expect(crop.plates.map((p) => p.plate)).toEqual(['7abc123']);
+    expect(engine.reads.length).toBeGreaterThan(0);
+    const readerReads = reader.reads.length;
+    // An unsure crop: the crop reader is not asked again as the second opinion.
+    const unsure = fakeOcr('7AEC123', 0.99, 2, 0.4);
+    await createPlatePipeline(unsure.ocr, { cropReader: unsure.ocr }).read(blank(320, 160), options());
+    const alone = unsure.reads.length;
+    await createPlatePipeline(unsure.ocr, { reader: reader.ocr, cropReader: unsure.ocr, secondOpinion: unsure.ocr }).read(blank(320, 160), options());
+    expect(unsure.reads.length).toBe(2 * alone);
+    expect(reader.reads.length).toBe(readerReads);
+  });
+
   it('leaves out boxes under the caller\'s detection threshold', async () => {
     const { ocr, reads } = fakeOcr('ABC1234', 0.98);
     const weak: PlateDetector = { detect: async () => [{ box: plateBox, score: 0.25 }] };

@@ -13,7 +13,7 @@ import type { PlateDetector } from './plate-detector-model.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { plateBox, textBounds } from './plate-box.js';
 import { readLegendRegions } from './plate-legend.js';
-import { CROP_MIN_LENGTH, distinctView, finest, minPlateLength, MODES, type ModeSettings, type PassSettings, passesFor } from './plate-modes.js';
+import { CROP_MIN_LENGTH, distinctView, finest, isScene, minPlateLength, MODES, type ModeSettings, type PassSettings, passesFor } from './plate-modes.js';
 import { passCandidates } from './pass-candidates.js';
 import { bestOfViews, breakTwinTies, createLineJudge, fontOf, type LineJudge, lineHeight, regionByFont } from './reading-choice.js';
 
@@ -56,6 +56,10 @@ export interface PlatePipelineOptions {
    * by default, the OCR engine's general recogniser. Legends are read by the OCR engine either
    * way: they are words, not plate numbers. */
   reader?: CropRecognizer;
+  /** What reads plate crops (pictures smaller than a scene, see isScene), default `reader`:
+   * the pipeline reads crops through the text detector's passes, which were tuned around PP-OCR's
+   * recogniser. */
+  cropReader?: CropRecognizer;
   /** In modes that ask for it, what reads again the lines `reader` did not settle (a different
    * model errs on different plates). Default: none. */
   secondOpinion?: CropRecognizer;
@@ -105,12 +109,19 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
 }
 
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
-  const { vehicles: vehicleFinder, search = 'every-plate', reader = ocr, secondOpinion, plateDetector } = pipelineOptions;
+  const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector } = pipelineOptions;
+  const cropReader = pipelineOptions.cropReader ?? sceneReader;
+  /** Who reads, and who gives the second opinion, on this picture (a reader is no second opinion of itself). */
+  const readersFor = (image: RawImage) => {
+    const reader = isScene(image) ? sceneReader : cropReader;
+    return { reader, secondOpinion: sceneSecondOpinion === reader ? undefined : sceneSecondOpinion };
+  };
 
   /** Each reader's looks at each candidate: the reader's, then, for the lines the mode asks
    * about, the second opinion's. The look rules compare looks of one reader. */
   async function opinionsOf(image: RawImage, readings: readonly CandidateReading[], mode: ModeSettings, judge: LineJudge): Promise<Looks[][]> {
     const opinions: Looks[][] = readings.map((r) => [r.views]);
+    const { secondOpinion } = readersFor(image);
     if (!secondOpinion || !mode.secondOpinion) return opinions;
     const ask = mode.secondOpinion === 'unsettled'
       ? (r: CandidateReading) => !r.views.some((v) => judge.settled(v, r.candidate))
@@ -130,7 +141,7 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     const judge = createLineJudge((chars) => scoreReading(chars, options).filter((s) => s.plate.length >= shortest && s.plate.length <= mode.maxLength), mode);
     // The brightest channel only for candidates the first look did not settle: a reading that
     // fits a region's grammar with a sure score would not change (a third fewer recogniser runs).
-    const readings = await rereadCandidates(image, candidates, reader, { padding: mode.readPadding, secondLook: judge.secondLook });
+    const readings = await rereadCandidates(image, candidates, readersFor(image).reader, { padding: mode.readPadding, secondLook: judge.secondLook });
     const opinions = await opinionsOf(image, readings, mode, judge);
     return readings.flatMap(({ candidate }, i) => {
       const rankings = opinions[i]!.map((views) => doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views))).flatMap((chars) => judge.ranking(chars)));

@@ -91,8 +91,8 @@ describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
     }
   });
 
-  it('reads with Vigil\'s own plate detector and reader (PLATE_DETECTOR=trained, PLATE_READER=trained) in both modes', async () => {
-    const reader = new PooledPlateReader(1, { ...defaultVisionSettings(), inferenceThreads: 1, plateDetector: 'trained', plateReader: 'trained' });
+  it('reads with PP-OCR alone as before (PLATE_DETECTOR=text, PLATE_READER=ppocr) in both modes', async () => {
+    const reader = new PooledPlateReader(1, { ...defaultVisionSettings(), inferenceThreads: 1, plateDetector: 'text', plateReader: 'ppocr' });
     try {
       const scene = await plateSceneJpeg({ text: 'KXT4071', width: 1920, height: 1080, plateWidth: 200 });
       for (const mode of ['normal', 'fast'] as const) {
