@@ -20,7 +20,7 @@ import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { loadConfig } from '../src/config/config.js';
 import { openDatabase } from '../src/storage/db/database.js';
-import { sceneJpeg } from '../test/fixtures/images.js';
+import { noiseImage, sceneJpeg } from '../test/fixtures/images.js';
 import { multipartBody } from '../test/helpers/multipart.js';
 import { exited, freePort, runVigil, startVigil } from '../test/helpers/processes.js';
 import { flag } from './lib/stats.js';
@@ -110,9 +110,8 @@ console.log('  timeline (s: RSS MB / queue depth): ' + samples.filter((_, i) => 
 
 // The recognition flood: large photos (noise does not compress) to both readers at once.
 const side = Math.round(Math.sqrt((floodMb * 1024 * 1024) / 1.9));
-const noise = Buffer.alloc(side * side * 3);
-for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-const big = await sharp(noise, { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 97 }).toBuffer();
+const noise = noiseImage(side, side, 3, 11);
+const big = await sharp(noise.data, { raw: noise }).jpeg({ quality: 97 }).toBuffer();
 const ocrBody = await multipartBody({ upload: { bytes: big, filename: 'big.jpg' }, type: 'vin' });
 const plateBody = await multipartBody({ upload: { bytes: big, filename: 'big.jpg' } });
 const floodOf = (route: string, body: { payload: Buffer; headers: Record<string, string> }) => autocannon({

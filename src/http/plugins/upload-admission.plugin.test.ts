@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noiseImage } from '../../../test/fixtures/images.js';
 import { multipartBody } from '../../../test/helpers/multipart.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/test-app.js';
 import type { PlateReader, PlateReadResult } from '../../vision/plates/plate.types.js';
@@ -28,9 +29,8 @@ describe('uploads in flight are bounded (UPLOAD_MEMORY_BYTES)', () => {
   let upload: { payload: Buffer; headers: Record<string, string> };
   beforeAll(async () => {
     // Noise does not compress: a JPEG of over 100 KB.
-    const noise = Buffer.alloc(400 * 300 * 3);
-    for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-    const jpeg = await sharp(noise, { raw: { width: 400, height: 300, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+    const noise = noiseImage(400, 300, 3, 7);
+    const jpeg = await sharp(noise.data, { raw: noise }).jpeg({ quality: 95 }).toBuffer();
     expect(jpeg.length).toBeGreaterThan(100_000);
     upload = await multipartBody({ upload: { bytes: jpeg, filename: 'car.jpg' } });
     // Room for one such upload, not two.
