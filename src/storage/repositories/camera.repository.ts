@@ -3,6 +3,18 @@ import type { Db } from '../db/database.js';
 import type { CameraLogsTable, CamerasTable, Database } from '../db/schema.js';
 
 export type CameraRow = Selectable<CamerasTable>;
+
+/** The stored images of the cameras: their log uploads and references (what deleting them must delete). */
+export async function imagesOfCameras(db: Db, cameraIds: readonly number[]): Promise<Array<{ id: number; blob_key: string }>> {
+  if (cameraIds.length === 0) return [];
+  const logs = db.selectFrom('camera_logs').select('image_id').where('camera_id', 'in', cameraIds).where('image_id', 'is not', null);
+  const refs = db.selectFrom('reference_images').select('image_id').where('camera_id', 'in', cameraIds);
+  return db
+    .selectFrom('images')
+    .select(['id', 'blob_key'])
+    .where((eb) => eb.or([eb('id', 'in', logs), eb('id', 'in', refs)]))
+    .execute() as Promise<Array<{ id: number; blob_key: string }>>;
+}
 export type CameraWithTags = CameraRow & { tags: string[]; license_code: string };
 
 export interface CameraListFilter {
@@ -119,14 +131,8 @@ export class CameraRepository {
   }
 
   /** Every image that belongs to the camera: log snapshots and all reference images. */
-  async imagesOf(cameraId: number): Promise<Array<{ id: number; blob_key: string }>> {
-    const logs = this.db.selectFrom('camera_logs').select('image_id').where('camera_id', '=', cameraId).where('image_id', 'is not', null);
-    const refs = this.db.selectFrom('reference_images').select('image_id').where('camera_id', '=', cameraId);
-    return this.db
-      .selectFrom('images')
-      .select(['id', 'blob_key'])
-      .where((eb) => eb.or([eb('id', 'in', logs), eb('id', 'in', refs)]))
-      .execute() as Promise<Array<{ id: number; blob_key: string }>>;
+  imagesOf(cameraId: number): Promise<Array<{ id: number; blob_key: string }>> {
+    return imagesOfCameras(this.db, [cameraId]);
   }
 
   async delete(cameraId: number): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { LicensesTable } from '../db/schema.js';
+import { imagesOfCameras } from './camera.repository.js';
 
 export type LicenseRow = Selectable<LicensesTable>;
 
@@ -31,11 +32,7 @@ export class LicenseRepository {
 
   /** The stored images of every camera of the license: log uploads and references. */
   async imagesOf(id: number): Promise<Array<{ id: number; blob_key: string }>> {
-    const cameras = this.db.selectFrom('cameras').select('id').where('license_id', '=', id);
-    const logs = this.db.selectFrom('camera_logs').select('image_id').where('camera_id', 'in', cameras).where('image_id', 'is not', null);
-    const refs = this.db.selectFrom('reference_images').select('image_id').where('camera_id', 'in', cameras);
-    return this.db.selectFrom('images').select(['id', 'blob_key'])
-      .where((eb) => eb.or([eb('id', 'in', logs), eb('id', 'in', refs)]))
-      .execute() as Promise<Array<{ id: number; blob_key: string }>>;
+    const cameras = await this.db.selectFrom('cameras').select('id').where('license_id', '=', id).execute();
+    return imagesOfCameras(this.db, cameras.map((c) => c.id));
   }
 }
