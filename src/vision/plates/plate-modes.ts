@@ -65,12 +65,15 @@ export interface ModeSettings {
  * 640 x 640 (a third less detector time; 16:9 and 4:3 photos are unchanged). */
 const COARSE_PIXELS = 640 * 480;
 
+/** Regular mode's text passes: alone, or behind the plate detector's pass as a fallback. */
+const NORMAL_TEXT_PASSES: PassSettings[] = [
+  { detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 2 },
+  { detSide: 960, maxUpscale: 2, candidates: 6, boxThreshold: 0.6, refine: 3 },
+];
+
 export const MODES: Record<PlateMode, ModeSettings> = {
   normal: {
-    passes: [
-      { detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 2 },
-      { detSide: 960, maxUpscale: 2, candidates: 6, boxThreshold: 0.6, refine: 3 },
-    ],
+    passes: NORMAL_TEXT_PASSES,
     minLength: 4,
     maxLength: 8,
     readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X },
@@ -80,8 +83,7 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     secondOpinion: 'unsettled',
     detectorPasses: [
       { source: 'plates', detSide: 640, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 4 },
-      { detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 2, fallback: true },
-      { detSide: 960, maxUpscale: 2, candidates: 6, boxThreshold: 0.6, refine: 3, fallback: true },
+      ...NORMAL_TEXT_PASSES.map((p) => ({ ...p, fallback: true })),
     ],
   },
   // One pass at a lower resolution, fewer re-reads; only the best candidate gets a close-up,

@@ -15,7 +15,8 @@ import { plateBox, textBounds } from './plate-box.js';
 import { readLegendRegions } from './plate-legend.js';
 import { CROP_MIN_LENGTH, distinctView, finest, isScene, minPlateLength, MODES, type ModeSettings, type PassSettings, passesFor } from './plate-modes.js';
 import { passCandidates } from './pass-candidates.js';
-import { bestOfViews, breakTwinTies, createLineJudge, fontOf, type LineJudge, lineHeight, regionByFont } from './reading-choice.js';
+import { bestOfViews, breakTwinTies, createLineJudge, type LineJudge, lineHeight, regionByFont } from './reading-choice.js';
+import { wideCharacters } from './plate-font.js';
 
 /** The plate pipeline: plates found in a photo by passes of a detector (plate-modes.ts,
  * pass-candidates.ts), each candidate read with the plate charset by the reader, unsure ones
@@ -75,10 +76,11 @@ type Looks = CharOption[][][];
  * second opinion's), or null where no reading makes a plate of it. */
 function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: readonly ScoredPlate[][], mode: ModeSettings, options: PlateReadOptions): RankedPlate | null {
   const height = lineHeight(candidate.lines);
+  const textBox = textBounds(candidate.lines);
   const minLength = minPlateLength(mode.minLength, height, image.height);
   const second = rankings.length > 1 ? bestOfViews(rankings.slice(1)) : undefined;
   const merged = bestOfViews([rankings.flat()]);
-  const ranked = breakTwinTies(merged, second, merged[0] && fontOf(candidate, merged[0].plate.length)).filter((r) => r.plate.length >= minLength);
+  const ranked = breakTwinTies(merged, second, merged[0] && wideCharacters(textBox, height, merged[0].plate.length)).filter((r) => r.plate.length >= minLength);
   const top = ranked[0];
   const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
   if (!top || top.score < thresholdO) return null;
@@ -86,7 +88,6 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
   // longer one fits a generic shape) is a sign's word or a building's number (EXIT, ONLY,
   // 1056); a plate crop's short number stays, and redaction keeps everything.
   if (!top.matched && options.mode !== 'redaction' && !fillsPlateCrop(height, image.height)) return null;
-  const textBox = textBounds(candidate.lines);
   // A make's badge is text, not a plate (see vehicle-badges.ts): the line is no plate at all.
   if (isOverlayText(top.plate, textBox, image.height) || isVehicleBadge(top.plate)) return null;
   const seen = new Set<string>();

@@ -60,7 +60,7 @@ export function bestOfViews(rankings: readonly ScoredPlate[][]): ScoredPlate[] {
 }
 
 /** Whether a candidate's number of `length` characters is drawn in a wide font (plate-font.ts). */
-export function fontOf(candidate: PlateCandidate, length: number): boolean | undefined {
+function fontOf(candidate: PlateCandidate, length: number): boolean | undefined {
   return wideCharacters(textBounds(candidate.lines), lineHeight(candidate.lines), length);
 }
 
