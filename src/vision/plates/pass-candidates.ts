@@ -4,11 +4,11 @@ import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
 import { extendToInk } from './line-extension.js';
 import { overlapRatio } from './plate-dedupe.js';
-import type { DetectedPlate, PlateDetector } from './plate-detector-model.js';
+import type { DetectedPlate } from './plate-detector-model.js';
 import type { PassSettings } from './plate-modes.js';
 import type { PlateOcr } from './plate-pipeline.js';
 import { lineHeight } from './reading-choice.js';
-import type { Box, PlateCandidate, PlateReadOptions, Quad } from './plate.types.js';
+import type { Box, PlateCandidate, PlateReading, PlateReadOptions, Quad } from './plate.types.js';
 
 /** Text lines the first pass saw shorter than this (detector pixels) get a close-up; taller
  * ones already have tight boxes, and a close-up of them cut characters off (plate crops). */
@@ -21,15 +21,15 @@ function boxCandidate(p: DetectedPlate): PlateCandidate {
   return { lines: [[{ x: xmin, y: ymin }, { x: xmax, y: ymin }, { x: xmax, y: ymax }, { x: xmin, y: ymax }]], dscore: p.score };
 }
 
-/** Where a pass's candidates come from. */
+/** Where a pass's candidates come from: the text detector, or the plate detector's boxes in the
+ * photo (found once per photo, best first). */
 export interface CandidateSources {
   ocr: PlateOcr;
-  plateDetector?: PlateDetector;
+  detectedPlates?: readonly DetectedPlate[];
 }
 
 /** The plate detector's boxes away from sure plates, best first. */
-async function plateCandidates(image: RawImage, detector: PlateDetector, pass: PassSettings, options: PlateReadOptions, sureAreas: readonly Box[]): Promise<PlateCandidate[]> {
-  const found = await detector.detect(image);
+function plateCandidates(found: readonly DetectedPlate[], pass: PassSettings, options: PlateReadOptions, sureAreas: readonly Box[]): PlateCandidate[] {
   return found.filter((p) => p.score >= options.thresholdD && sureAreas.every((a) => overlapRatio(p.box, a) <= 0.5))
     .slice(0, pass.candidates).map(boxCandidate);
 }
@@ -58,7 +58,7 @@ async function textCandidates(image: RawImage, ocr: PlateOcr, pass: PassSettings
 export async function passCandidates(image: RawImage, pass: PassSettings, sources: CandidateSources, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<PlateCandidate[]> {
   // A plate detector's box is a whole plate: its text lines come from a close-up, always.
   const { candidates, closeUp } = pass.source === 'plates'
-    ? { candidates: await plateCandidates(image, sources.plateDetector!, pass, options, sureAreas), closeUp: () => true }
+    ? { candidates: plateCandidates(sources.detectedPlates ?? [], pass, options, sureAreas), closeUp: () => true }
     : await textCandidates(image, sources.ocr, pass, options, sureAreas, seen);
   const refined: PlateCandidate[] = [];
   for (const [i, c] of candidates.entries()) {
@@ -66,3 +66,31 @@ export async function passCandidates(image: RawImage, pass: PassSettings, source
   }
   return refined.map((c) => extendToInk(image, c));
 }
+
+/** Redaction's plates (see ModeSettings.unreadPlates): the plate detector's boxes at
+ * `minScore` or more, each grown by `margin` and kept inside the photo, widen the read plates'
+ * boxes they overlap (a number read in part still gets its whole plate hidden) and come back
+ * unread (plate "") where they overlap none. */
+export function withDetectedPlates(read: readonly PlateReading[], found: readonly DetectedPlate[], minScore: number, margin: { x: number; y: number }, image: { width: number; height: number }): PlateReading[] {
+  const plates = read.map((p) => ({ ...p }));
+  const unread: PlateReading[] = [];
+  for (const p of found) {
+    if (p.score < minScore) continue;
+    const dx = (p.box.xmax - p.box.xmin) * margin.x;
+    const dy = (p.box.ymax - p.box.ymin) * margin.y;
+    const box = {
+      xmin: Math.round(Math.max(0, p.box.xmin - dx)), ymin: Math.round(Math.max(0, p.box.ymin - dy)),
+      xmax: Math.round(Math.min(image.width, p.box.xmax + dx)), ymax: Math.round(Math.min(image.height, p.box.ymax + dy)),
+    };
+    const reading = plates.find((r) => overlapRatio(p.box, r.box) > 0.3);
+    if (reading) reading.box = union(reading.box, box);
+    else if (unread.every((u) => overlapRatio(p.box, u.box) <= 0.3)) {
+      unread.push({ box, plate: '', region: { code: '', score: 0 }, score: 0, candidates: [], dscore: Math.round(p.score * 1000) / 1000, vehicle: undefined });
+    }
+  }
+  return [...plates, ...unread];
+}
+
+const union = (a: Box, b: Box): Box => ({
+  xmin: Math.min(a.xmin, b.xmin), ymin: Math.min(a.ymin, b.ymin), xmax: Math.max(a.xmax, b.xmax), ymax: Math.max(a.ymax, b.ymax),
+});

@@ -31,6 +31,18 @@ describe('plateBox', () => {
     expect(redact.ymax).toBeGreaterThan(usual.ymax);
   });
 
+  it('gives a short number (a vanity plate) a redaction box as wide and tall as a whole plate', () => {
+    const short = { xmin: 600, ymin: 400, xmax: 660, ymax: 440 };
+    const box = plateBox(short, 40, image, REDACTION_MARGINS);
+    expect(box.xmax - box.xmin).toBeGreaterThanOrEqual(4 * 40);
+    expect(box.ymax - box.ymin).toBeGreaterThanOrEqual(2 * 40);
+    // Centred on the number across, reaching further above it than below.
+    expect(Math.abs((box.xmin + box.xmax) / 2 - 630)).toBeLessThanOrEqual(1);
+    expect(short.ymin - box.ymin).toBeGreaterThan(box.ymax - short.ymax);
+    const usual = plateBox(short, 40, image, PLATE_MARGINS);
+    expect(usual.xmax - usual.xmin).toBeLessThan(80);
+  });
+
   it('stays inside the image and in whole pixels', () => {
     const corner = { xmin: 2.4, ymin: 3.6, xmax: 1279.2, ymax: 719.5 };
     const box = plateBox(corner, 30, image, REDACTION_MARGINS);

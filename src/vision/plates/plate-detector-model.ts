@@ -28,7 +28,7 @@ export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpN
 }
 
 /** Default floor of a peak: the validation frames' best trade of found plates against wrong boxes. */
-const MIN_SCORE = 0.3;
+export const DETECTOR_FLOOR = 0.3;
 
 /** The photo as the detector's input, and the scale from photo to input pixels. */
 export function toDetectorInput(image: RawImage): { input: Float32Array; scale: number } {
@@ -71,7 +71,7 @@ export async function createPlateDetector(options: PlateDetectorOptions = {}): P
       const clip = (b: Box): Box => ({
         xmin: Math.max(0, b.xmin), ymin: Math.max(0, b.ymin), xmax: Math.min(image.width, b.xmax), ymax: Math.min(image.height, b.ymax),
       });
-      return decodePlates(data, rows, cols, scale, opts.minScore ?? MIN_SCORE).map((p) => ({ ...p, box: clip(p.box) }));
+      return decodePlates(data, rows, cols, scale, opts.minScore ?? DETECTOR_FLOOR).map((p) => ({ ...p, box: clip(p.box) }));
     },
   };
 }

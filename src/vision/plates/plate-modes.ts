@@ -59,6 +59,10 @@ export interface ModeSettings {
    * looks; `twin-ties`, only lines whose best readings tie on O/0 or I/1 (see twinTie), which
    * the reader cannot tell apart and the second opinion decides. Default: none. */
   secondOpinion?: 'unsettled' | 'twin-ties';
+  /** Where the plate detector ran: its boxes that no returned plate covers come back too, unread
+   * (plate ""), grown by `margin` of their width and height at each side. Redaction blurs every
+   * plate, read or not, and the detector finds plates the reader cannot read. */
+  unreadPlates?: { margin: { x: number; y: number } };
 }
 
 /** The 640 px pass sees at most 640 x 480 pixels: a square photo at 544 x 544 rather than
@@ -70,6 +74,8 @@ const NORMAL_TEXT_PASSES: PassSettings[] = [
   { detSide: 640, detPixels: COARSE_PIXELS, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 2 },
   { detSide: 960, maxUpscale: 2, candidates: 6, boxThreshold: 0.6, refine: 3 },
 ];
+
+const REDACTION_TEXT_PASS: PassSettings = { detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 };
 
 export const MODES: Record<PlateMode, ModeSettings> = {
   normal: {
@@ -98,8 +104,15 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     // fit half of the scenes (us, eu, br; 2026-11-27) and cost a tenth more time.
     detectorPasses: [{ source: 'plates', detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
   },
-  // Recall first: a looser detector, more candidates, short plates kept, every pass.
-  redaction: { passes: [{ detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 }], minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, plateMargins: REDACTION_MARGINS },
+  // Recall first: a looser detector, more candidates, short plates kept, every pass, and the
+  // plate detector's boxes whether they are read or not.
+  redaction: {
+    passes: [REDACTION_TEXT_PASS],
+    detectorPasses: [{ source: 'plates', detSide: 640, maxUpscale: 2, candidates: 16, boxThreshold: 0.45, refine: 8 }, REDACTION_TEXT_PASS],
+    minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, plateMargins: REDACTION_MARGINS,
+    unreadPlates: { margin: { x: 0.15, y: 0.3 } },
+    secondOpinion: 'twin-ties',
+  },
 };
 
 /** The number that fills a plate crop may be as short as this (low numbers, a serial beside a

@@ -358,6 +358,27 @@ describe('the plate detector first', () => {
     expect(reader.reads.length).toBe(readerReads);
   });
 
+  const contains = (outer: Box, inner: Box) => outer.xmin <= inner.xmin && outer.ymin <= inner.ymin && outer.xmax >= inner.xmax && outer.ymax >= inner.ymax;
+
+  it('redaction returns the boxes it could not read, unread, and only redaction does', async () => {
+    const { ocr } = fakeOcr('', 0.9);
+    const other: Box = { xmin: 100, ymin: 500, xmax: 220, ymax: 540 };
+    const found: PlateDetector = { detect: async () => [{ box: plateBox, score: 0.9 }, { box: other, score: 0.25 }, { box: { xmin: 900, ymin: 100, xmax: 1000, ymax: 130 }, score: 0.15 }] };
+    const res = await createPlatePipeline(ocr, { plateDetector: found }).read(blank(1280, 720), options({ mode: 'redaction' }));
+    // The box at 0.15 is under the caller's detection threshold (0.2).
+    expect(res.plates.map((p) => [p.plate, p.score, p.dscore])).toEqual([['', 0, 0.9], ['', 0, 0.25]]);
+    expect(contains(res.plates[0]!.box, plateBox) && contains(res.plates[1]!.box, other)).toBe(true);
+    expect((await createPlatePipeline(ocr, { plateDetector: found }).read(blank(1280, 720), options())).plates).toEqual([]);
+  });
+
+  it('redaction widens a plate read in part to the whole box the detector found', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const wide: Box = { xmin: 400, ymin: 300, xmax: 880, ymax: 420 };
+    const res = await createPlatePipeline(ocr, { plateDetector: detector([wide]) }).read(blank(1280, 720), options({ mode: 'redaction' }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(contains(res.plates[0]!.box, wide)).toBe(true);
+  });
+
   it('leaves out boxes under the caller\'s detection threshold', async () => {
     const { ocr, reads } = fakeOcr('ABC1234', 0.98);
     const weak: PlateDetector = { detect: async () => [{ box: plateBox, score: 0.25 }] };

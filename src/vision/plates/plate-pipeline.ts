@@ -9,12 +9,12 @@ import { type CandidateReading, type CropRecognizer, rereadCandidates } from './
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
-import type { PlateDetector } from './plate-detector-model.js';
+import { DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { plateBox, textBounds } from './plate-box.js';
 import { readLegendRegions } from './plate-legend.js';
 import { CROP_MIN_LENGTH, distinctView, finest, isScene, minPlateLength, MODES, type ModeSettings, type PassSettings, passesFor } from './plate-modes.js';
-import { passCandidates } from './pass-candidates.js';
+import { passCandidates, withDetectedPlates } from './pass-candidates.js';
 import { bestOfViews, breakTwinTies, createLineJudge, type LineJudge, lineHeight, regionByFont } from './reading-choice.js';
 import { wideCharacters } from './plate-font.js';
 
@@ -135,8 +135,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
   }
 
   /** One detection pass: its candidates read from full-resolution pixels and scored by the grammars. */
-  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[]): Promise<RankedPlate[]> {
-    const candidates = await passCandidates(image, pass, { ocr, plateDetector }, options, sureAreas, seen);
+  async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[], detectedPlates: readonly DetectedPlate[]): Promise<RankedPlate[]> {
+    const candidates = await passCandidates(image, pass, { ocr, detectedPlates }, options, sureAreas, seen);
     // Readings as short as a plate crop allows; each candidate's own minimum is applied in rankedPlate.
     const shortest = Math.min(mode.minLength, CROP_MIN_LENGTH);
     const judge = createLineJudge((chars) => scoreReading(chars, options).filter((s) => s.plate.length >= shortest && s.plate.length <= mode.maxLength), mode);
@@ -154,6 +154,10 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     async read(image, options) {
       const mode = MODES[options.mode] ?? MODES.normal;
       const passes = passesFor(mode, image, !!plateDetector);
+      // The plate detector runs once per photo; redaction takes its boxes down to threshold_d.
+      const detectedPlates = plateDetector && passes.some((p) => p.source === 'plates')
+        ? await plateDetector.detect(image, mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {})
+        : [];
       // Vehicles only when something asks for them (strict detection, make/model/colour).
       const vehicles = vehicleFinder && (options.strictDetection || options.mmc) ? vehicleFinder.detect(image) : undefined;
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
@@ -166,14 +170,14 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
         const sure = plates.filter((p) => p.score >= mode.sureScore);
         if (pass.fallback && sure.length > 0) break;
         if (pass.source === 'plates') {
-          plates.push(...(await readPass(image, pass, mode, options, [], seen)));
+          plates.push(...(await readPass(image, pass, mode, options, [], seen, detectedPlates)));
           continue;
         }
         const view = distinctView(pass, image, scales);
         // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
         // the earlier ones (a plate crop's own pixels) would not show.
         if (sure.length > 0 && (search === 'first-sure' || !finest(scales))) break;
-        const found = await readPass(image, view, mode, options, sure.map(surroundings), seen);
+        const found = await readPass(image, view, mode, options, sure.map(surroundings), seen, detectedPlates);
         plates.push(...(view === pass ? found : completions(found, plates)));
       }
       plates.sort((a, b) => b.rank - a.rank);
@@ -184,7 +188,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
           if (code) deduped[i]!.region = { ...deduped[i]!.region, code };
         });
       }
-      const kept = deduped.map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
+      const read = deduped.map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
+      const kept = mode.unreadPlates ? withDetectedPlates(read, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : read;
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,
         mmc: options.mmc,

@@ -31,7 +31,7 @@ const VehicleType = Type.String({ description: 'Big Truck, Bus, Motorcycle, Pick
 
 const PlateResult = Type.Object({
   box: Box,
-  plate: Type.String({ description: 'lower case, letters and digits only' }),
+  plate: Type.String({ description: 'lower case, letters and digits only; empty for a plate found but not read (redaction mode)' }),
   region: Type.Object({ code: Type.String({ description: 'us, us-ca, br, gb, ...' }), score: Type.Number() }, open),
   score: Type.Number({ description: 'reading confidence, 0..1' }),
   candidates: Type.Array(Scored('plate', Type.String()), { description: 'other readings, best first (the first is `plate`)' }),
