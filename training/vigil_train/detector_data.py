@@ -28,6 +28,10 @@ from .splits import content_side
 from .synth import LAYOUTS, PlateSynth
 
 CROP = 320
+# The dev scenes' `fit` half are whole car photos as users send them, the Romanian frames
+# dashcam views of the plates ahead: the car photos are drawn three times as often per frame.
+SOURCE_WEIGHTS = {"scenes-ro": 1.0, "negatives": 1.0}
+DEV_SCENE_WEIGHT = 3.0
 
 
 @dataclass(frozen=True)
@@ -157,9 +161,13 @@ class DetectorStream(IterableDataset):
         rng = random.Random(seed)
         synth = PlateSynth(seed)
         with_plates = [f for f in self.frames if f.boxes]
+        weights = [SOURCE_WEIGHTS.get(f.source, DEV_SCENE_WEIGHT) for f in with_plates]
         without = [f for f in self.frames if not f.boxes]
         while True:
-            frame = rng.choice(with_plates if rng.random() < 0.75 or not without else without)
+            if rng.random() < 0.75 or not without:
+                frame = rng.choices(with_plates, weights)[0]
+            else:
+                frame = rng.choice(without)
             img, boxes = scaled(frame, 0.5, rng)
             if rng.random() < 0.6:
                 img, boxes = paste_plates(img, boxes, synth, rng, rng.randint(1, 4))

@@ -20,10 +20,11 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import DataLoader
 
-from .detector import IN_H, IN_W, STRIDE, PlateDetector
+from .detector import IN_H, IN_W, STRIDE, DetectorExport, PlateDetector
 from .detector_data import DetectorStream, Frame, iou, load_frames, read_rgb
 from .model import parameter_count
 from .runs import Run
+from .warm_start import load_onnx_weights
 
 
 def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
@@ -81,6 +82,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=300)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--init", type=Path, help="a fresh run starts from this exported model (../models/plate-detector.onnx)")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -99,6 +101,9 @@ def main() -> None:
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
     stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
+
+    if args.init and run.step == 0:
+        load_onnx_weights(model, args.init, next(iter(stream))[0], DetectorExport)
 
     def loss_of(batch) -> torch.Tensor:
         images, heat, wh, off, mask = batch

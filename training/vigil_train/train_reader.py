@@ -19,9 +19,10 @@ from torch.utils.data import DataLoader, IterableDataset
 
 from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
-from .model import HEIGHT, WIDTH, PlateReader, parameter_count
+from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, parameter_count
 from .runs import Run, worker_seed
 from .synth import PlateSynth
+from .warm_start import load_onnx_weights
 # Share of each real source among real samples: US material is the scarcest and the most misread;
 # lines are real plates cut the way the pipeline cuts them (teacher_lines.py).
 REAL_WEIGHTS = {"crops-us": 0.25, "scenes": 0.15, "crops-br": 0.15, "crops-eu": 0.15, "lines": 0.3}
@@ -104,6 +105,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=400)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the data worker takes another core)")
+    ap.add_argument("--init", type=Path, help="a fresh run starts from this exported model (../models/plate-reader.onnx)")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -123,6 +125,8 @@ def main() -> None:
     # A fresh seed per resume, so a resumed run does not replay the stream it already saw.
     stream = DataLoader(Mixture(fit, args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate,
                         num_workers=1, prefetch_factor=4, persistent_workers=True)
+    if args.init and run.step == 0:
+        load_onnx_weights(model, args.init, next(iter(stream))[0], ExportWrapper)
     ctc = nn.CTCLoss(blank=0, zero_infinity=True)
 
     def loss_of(batch) -> torch.Tensor:

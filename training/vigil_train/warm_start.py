@@ -1,0 +1,103 @@
+"""Start a run from a shipped ONNX model rather than from scratch.
+
+Checkpoints live in a git-ignored folder and rarely outlive a working session; the exported
+model in `models/` does. Loading it back lets each session continue the last one's training.
+
+The export folds every BatchNorm into the convolution before it, so the ONNX graph holds, per
+convolution, one weight and one bias. They are loaded into the torch model in graph order (the
+order the forward pass ran them, which is the order the modules are defined in). Each folded
+BatchNorm is rebuilt so that it computes exactly `x + bias` in evaluation mode: running mean and
+variance measured on real training batches, gamma = sqrt(var + eps), beta = mean + bias. With
+batch statistics close to those running ones, training mode starts from the same function too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import torch
+from onnx import numpy_helper
+from torch import nn
+
+CONVS = (nn.Conv1d, nn.Conv2d)
+NORMS = (nn.BatchNorm1d, nn.BatchNorm2d)
+
+
+def _onnx_convs(path: Path) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    graph = onnx.load(str(path)).graph
+    inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    out = []
+    for node in graph.node:
+        if node.op_type == "Conv":
+            out.append((inits[node.input[1]], inits[node.input[2]] if len(node.input) > 2 else None))
+    return out
+
+
+def _conv_norm_pairs(model: nn.Module) -> list[tuple[nn.Module, nn.Module | None]]:
+    """Each convolution with the BatchNorm that follows it in module order (None if none does)."""
+    modules = [m for m in model.modules() if isinstance(m, CONVS + NORMS)]
+    pairs = []
+    for i, m in enumerate(modules):
+        if isinstance(m, CONVS):
+            following = modules[i + 1] if i + 1 < len(modules) and isinstance(modules[i + 1], NORMS) else None
+            pairs.append((m, following))
+    return pairs
+
+
+@torch.no_grad()
+def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, wrapper: type[nn.Module]) -> None:
+    """Loads the folded weights of `path` into `model`; `calibration` is a batch of real inputs,
+    `wrapper` what export.py wraps the model in (its output is compared with the graph's)."""
+    convs = _onnx_convs(path)
+    pairs = _conv_norm_pairs(model)
+    if len(convs) != len(pairs):
+        raise SystemExit(f"{path}: {len(convs)} convolutions in the graph, {len(pairs)} in the model")
+    biases: dict[nn.Module, torch.Tensor] = {}
+    for (weight, bias), (conv, norm) in zip(convs, pairs):
+        if tuple(conv.weight.shape) != weight.shape:
+            raise SystemExit(f"{path}: weight {weight.shape} does not fit {tuple(conv.weight.shape)}")
+        conv.weight.copy_(torch.from_numpy(weight.copy()))
+        b = torch.from_numpy(bias) if bias is not None else torch.zeros(weight.shape[0])
+        if norm is None:
+            conv.bias.copy_(b)
+            continue
+        # Identity plus the folded bias while the statistics are measured.
+        norm.running_mean.zero_()
+        norm.running_var.fill_(1 - norm.eps)
+        norm.weight.fill_(1)
+        norm.bias.copy_(b)
+        biases[norm] = b
+    inputs: dict[nn.Module, list[torch.Tensor]] = {n: [] for n in biases}
+    hooks = [n.register_forward_hook(lambda m, x, y: inputs[m].append(x[0])) for n in biases]
+    was_training = model.training
+    model.eval()
+    try:
+        model(calibration)
+    finally:
+        for h in hooks:
+            h.remove()
+        model.train(was_training)
+    for norm, b in biases.items():
+        x = inputs[norm][0]
+        dims = [0] + list(range(2, x.dim()))
+        mean, var = x.mean(dims), x.var(dims, unbiased=False)
+        norm.running_mean.copy_(mean)
+        norm.running_var.copy_(var)
+        norm.weight.copy_((var + norm.eps).sqrt())
+        norm.bias.copy_(mean + b)
+    diff = _difference_from_graph(wrapper(model).eval(), path, calibration[:1])
+    model.train(was_training)
+    if diff > 1e-3:
+        raise SystemExit(f"warm start from {path}: output differs from the graph by {diff}")
+    print(f"warm start from {path} ({len(pairs)} convolutions, {len(biases)} batch norms rebuilt, "
+          f"largest difference from the graph {diff:.1e})", flush=True)
+
+
+def _difference_from_graph(wrapped: nn.Module, path: Path, x: torch.Tensor) -> float:
+    import cv2  # OpenCV's DNN module runs the graph; onnxruntime is no Debian package
+
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(x.numpy())
+    return float(np.abs(net.forward() - wrapped(x).numpy()).max())
