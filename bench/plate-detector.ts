@@ -13,7 +13,7 @@ import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlateDetector } from '../src/vision/plates/plate-detector-model.js';
 import { iou } from './lib/boxes.js';
 import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets } from './lib/plates-dataset.js';
-import { flag, median, timed } from './lib/stats.js';
+import { fileFlag, flag, median, timed } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const split = flag('split', 'held') as DevSplit;
@@ -21,7 +21,7 @@ if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_S
 const minScore = Number(flag('min-score', '0.3'));
 const threads = Number(flag('threads', '2'));
 
-const detector = await createPlateDetector({ file: flag('model'), intraOpNumThreads: threads });
+const detector = await createPlateDetector({ file: fileFlag('model'), intraOpNumThreads: threads });
 const ocr = await createOcrEngine({ intraOpNumThreads: threads, recognizerThreads: 0 });
 
 console.log(`plate detector bench: ${split} split, min score ${minScore}, ${threads} intra-op threads, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);

@@ -18,14 +18,14 @@ import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
 import { PLATE_CHARSET } from '../src/vision/plates/plate-reread.js';
 import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets } from './lib/plates-dataset.js';
 import { exactKey, looseKey } from './lib/plates-bench-metrics.js';
-import { flag, median, timed } from './lib/stats.js';
+import { fileFlag, flag, median, timed } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
 const limit = Number(flag('limit', '0'));
 
-const trained = await createPlateTextModel({ file: flag('model'), intraOpNumThreads: 1 });
+const trained = await createPlateTextModel({ file: fileFlag('model'), intraOpNumThreads: 1 });
 const ocr = await createOcrEngine({ intraOpNumThreads: 1, recognizerThreads: 0 });
 const readers = {
   trained: (crop: RawImage) => trained.recognizeCrops([crop], { charset: PLATE_CHARSET }),

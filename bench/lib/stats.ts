@@ -1,4 +1,6 @@
 /** Small statistics helpers shared by the benchmarks. */
+import path from 'node:path';
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,4 +26,11 @@ export const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
 export function flag(name: string, fallback?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+/** A file named by `--name`, relative to the working directory (the model loaders resolve a
+ * relative name against their own asset folders). */
+export function fileFlag(name: string): string | undefined {
+  const file = flag(name);
+  return file === undefined ? undefined : path.resolve(file);
 }
