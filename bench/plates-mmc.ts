@@ -39,7 +39,7 @@ const scenes = new Map((await loadPlateScenes(dataDir)).map((s) => [path.relativ
 const detector = await createVehicleDetector();
 let detections: FoundVehicle[] = [];
 const pipeline = createPlatePipeline(await createOcrEngine(), {
-  // As the plate worker wires it; the detections are kept for the type without the size check.
+  // As the recognition worker wires it; the detections are kept for the type without the size check.
   vehicles: {
     detect: async (img) => (detections = await detector.detect(img, { minScore: 0.2 })),
     dominantColour,

@@ -16,10 +16,10 @@ export function registerOfflineCommands(program: Command, ctx: CliContext): void
     .addOption(ctx.jsonOption())
     .action(async (inputs: string[], o: { type: string; format: string }) => {
       const { ocrFiles } = await import('../recognition-cli.js');
-      const { PooledTextRecognizer } = await import('../vision/runtime/text-recognizer.pool.js');
+      const { RecognitionWorkers } = await import('../vision/runtime/recognition.pool.js');
       const files = await expandImageInputs(inputs);
-      const recognizer = new PooledTextRecognizer(1, ctx.config().vision);
-      const results = await ocrFiles(o.type, files, recognizer, ctx.progress(files.length)).finally(() => recognizer.close());
+      const workers = new RecognitionWorkers(1, ctx.config().vision);
+      const results = await ocrFiles(o.type, files, workers.text, ctx.progress(files.length)).finally(() => workers.close());
       const csv = () => toCsv(['file', 'value', 'confidence'], results.flatMap((r) =>
         r.results.map((x) => [r.filename, x.identifier.props.code[0]?.value, x.identifier.props.confidence])));
       ctx.print(results, o.format === 'csv' ? csv() : results.map((r) => `${r.filename}: ${r.results.map((x) => x.identifier.props.code[0]?.value).join(', ') || '(nothing)'}`).join('\n'));
@@ -35,11 +35,11 @@ export function registerOfflineCommands(program: Command, ctx: CliContext): void
     .addOption(ctx.jsonOption())
     .action(async (inputs: string[], o: { regions: string; mmc?: boolean; format: string }) => {
       const { plateFiles } = await import('../recognition-cli.js');
-      const { PooledPlateReader } = await import('../vision/runtime/plate-reader.pool.js');
+      const { RecognitionWorkers } = await import('../vision/runtime/recognition.pool.js');
       const regions = o.regions.split(',').map((r) => r.trim().toLowerCase()).filter(Boolean);
       const files = await expandImageInputs(inputs);
-      const reader = new PooledPlateReader(1, ctx.config().vision);
-      const results = await plateFiles(files, { regions, mmc: Boolean(o.mmc) }, reader, ctx.progress(files.length)).finally(() => reader.close());
+      const workers = new RecognitionWorkers(1, ctx.config().vision);
+      const results = await plateFiles(files, { regions, mmc: Boolean(o.mmc) }, workers.plates, ctx.progress(files.length)).finally(() => workers.close());
       const plates = (r: (typeof results)[number]) => r.results.flatMap((x) => ('box' in x ? [x] : []));
       const csv = () => toCsv(['file', 'plate', 'score', 'region', 'xmin', 'ymin', 'xmax', 'ymax'], results.flatMap((r) =>
         plates(r).map((x) => [r.filename, x.plate, x.score, x.region.code, x.box.xmin, x.box.ymin, x.box.xmax, x.box.ymax])));

@@ -8,8 +8,7 @@ import type { UsageService } from '../services/usage.service.js';
 import type { AccountRepository, AccountRow } from '../storage/repositories/account.repository.js';
 import type { TextRecognizer } from '../vision/ocr/ocr.types.js';
 import type { PlateReader } from '../vision/plates/plate.types.js';
-import { PooledPlateReader } from '../vision/runtime/plate-reader.pool.js';
-import { PooledTextRecognizer } from '../vision/runtime/text-recognizer.pool.js';
+import { RecognitionWorkers } from '../vision/runtime/recognition.pool.js';
 
 export interface Recognition {
   ocr: OcrService;
@@ -35,16 +34,16 @@ export interface RecognitionDeps {
 /** Text and plate recognition: the engines on worker threads and the services in front of them. */
 export function wireRecognition(d: RecognitionDeps): Recognition {
   const options = { maxPixels: d.config.images.maxPixels, metrics: d.metrics };
-  const pools: Array<{ close(): Promise<void> }> = [];
-  const keep = <T extends { close(): Promise<void> }>(pool: T): T => (pools.push(pool), pool);
-  const recognizer = d.recognizer ?? keep(new PooledTextRecognizer(d.config.workers.threads, d.config.vision));
-  const plateReader = d.plateReader ?? keep(new PooledPlateReader(d.config.workers.threads, d.config.vision));
+  // One pool for both: its threads load the OCR engine once for plates and text alike.
+  const workers = d.recognizer && d.plateReader ? undefined : new RecognitionWorkers(d.config.workers.threads, d.config.vision);
+  const recognizer = d.recognizer ?? workers!.text;
+  const plateReader = d.plateReader ?? workers!.plates;
   let onprem: Promise<AccountRow> | undefined;
   return {
     ocr: new OcrService(recognizer, d.usage, d.images, d.webhooks, options),
     plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, options),
     onpremAccount: () => (onprem ??= ensureOnpremAccount(d.accounts, d.usage, d.config.onprem.maxCalls)),
-    close: async () => void (await Promise.all(pools.map((p) => p.close()))),
+    close: async () => void (await workers?.close()),
   };
 }
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { iou } from '../../../test/helpers/boxes.js';
 import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
+import { textImage } from '../../../test/fixtures/text-images.js';
 import type { PlateReadOptions } from '../plates/plate.types.js';
 import { defaultVisionSettings } from '../settings.js';
-import { PooledPlateReader } from './plate-reader.pool.js';
-import readPlates from './plate.worker.js';
+import { RecognitionWorkers } from './recognition.pool.js';
+import { readPlates as readOnThisThread } from './recognition.worker.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
   regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6,
@@ -12,7 +13,10 @@ const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
 });
 
 
-describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
+/** A plate reading on the calling thread, as the worker thread reads it. */
+const readPlates = (task: { image: Uint8Array; options: PlateReadOptions }) => readOnThisThread(task.image, task.options);
+
+describe('recognition worker: plates (real PP-OCR models, synthesized scenes)', () => {
   it('finds and reads a plate on a car in a 1280x720 scene', async () => {
     const scene = await plateSceneJpeg({ text: 'ABC1234', caption: 'SUNSHINE STATE' });
     const res = await readPlates({ image: scene.jpeg, options: options() });
@@ -80,19 +84,22 @@ describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
     expect(res).toEqual({ plates: [], vehiclesWithoutPlate: [] });
   });
 
-  it('runs on a worker thread behind PooledPlateReader', async () => {
-    const reader = new PooledPlateReader(1);
+  it('reads plates and text on one worker thread behind RecognitionWorkers', async () => {
+    const workers = new RecognitionWorkers(1);
     try {
       const scene = await plateSceneJpeg({ text: 'KLM4821' });
-      const res = await reader.read(scene.jpeg, options());
-      expect(res.plates[0]?.plate).toBe('klm4821');
+      const vinPlate = await textImage([{ text: 'VIN 1M8GDM9AXKP042788', x: 80, y: 300, size: 56 }]);
+      const [plates, vins] = await Promise.all([workers.plates.read(scene.jpeg, options()), workers.text.read('vin', vinPlate)]);
+      expect(plates.plates[0]?.plate).toBe('klm4821');
+      expect(vins.map((v) => v.value)).toEqual(['1M8GDM9AXKP042788']);
     } finally {
-      await reader.close();
+      await workers.close();
     }
   });
 
   it('reads with PP-OCR alone as before (PLATE_DETECTOR=text, PLATE_READER=ppocr) in both modes', async () => {
-    const reader = new PooledPlateReader(1, { ...defaultVisionSettings(), inferenceThreads: 1, plateDetector: 'text', plateReader: 'ppocr' });
+    const workers = new RecognitionWorkers(1, { ...defaultVisionSettings(), inferenceThreads: 1, plateDetector: 'text', plateReader: 'ppocr' });
+    const reader = workers.plates;
     try {
       const scene = await plateSceneJpeg({ text: 'KXT4071', width: 1920, height: 1080, plateWidth: 200 });
       for (const mode of ['normal', 'fast'] as const) {
@@ -103,7 +110,7 @@ describe('plate worker (real PP-OCR models, synthesized scenes)', () => {
       const empty = await reader.read(await noTextSceneJpeg(), options({ mode: 'fast' }));
       expect(empty.plates).toEqual([]);
     } finally {
-      await reader.close();
+      await workers.close();
     }
   });
 });

@@ -1,0 +1,55 @@
+import { decodeForRecognition } from '../image/decode.js';
+import { createOcrEngine, type OcrEngine } from '../ocr/ocr-engine.js';
+import type { OcrType, TextReading } from '../ocr/ocr.types.js';
+import { readText } from '../ocr/readers/text-reader.js';
+import { configuredPlatePipeline } from '../plates/configured-pipeline.js';
+import type { PlatePipeline } from '../plates/plate-pipeline.js';
+import type { PlateReadOptions, PlateReadResult } from '../plates/plate.types.js';
+import type { VehicleFinder } from '../plates/vehicle-assignment.js';
+import { ocrEngineOptions, workerVisionSettings } from '../settings.js';
+import { dominantColour } from '../vehicles/vehicle-colour.js';
+import { createVehicleDetector } from '../vehicles/vehicle-detector.js';
+
+/** One recognition worker thread reads plates and text alike: both stand on the PP-OCR engine,
+ * which a thread loads once, on its first task, and keeps. (Separate plate and text pools held a
+ * copy each: about 500 MB per thread once large photos had passed through; see bench:overload.) */
+
+export type RecognitionTask =
+  | { kind: 'plates'; image: Uint8Array; options: PlateReadOptions }
+  | { kind: 'text'; type: OcrType; image: Uint8Array };
+
+let engine: Promise<OcrEngine> | undefined;
+let pipeline: Promise<PlatePipeline> | undefined;
+
+const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
+
+function platePipeline(): Promise<PlatePipeline> {
+  pipeline ??= (async () => {
+    // The COCO vehicle detector (loaded lazily on its first use: only strict detection and
+    // mmc ask for vehicles); 0.2 is its own default score floor.
+    const detector = await createVehicleDetector();
+    const vehicles: VehicleFinder = { detect: (img) => detector.detect(img, { minScore: 0.2 }), dominantColour };
+    return configuredPlatePipeline(await ocrEngine(), workerVisionSettings(), vehicles);
+  })();
+  return pipeline;
+}
+
+/** Buffers arrive as Uint8Arrays (structured clone). */
+const asBuffer = (image: Uint8Array) => Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+
+/** The plates in an encoded photo. */
+export async function readPlates(image: Uint8Array, options: PlateReadOptions): Promise<PlateReadResult> {
+  const [p, raw] = await Promise.all([platePipeline(), decodeForRecognition(asBuffer(image))]);
+  return p.read(raw, options);
+}
+
+/** The identifiers of `type` in an encoded photo. */
+export async function readIdentifiers(type: OcrType, image: Uint8Array): Promise<TextReading[]> {
+  const img = await decodeForRecognition(asBuffer(image), { maxSide: 2048 });
+  return readText(await ocrEngine(), type, img);
+}
+
+/** Worker-thread entry: one plate or text reading. */
+export default function recognise(task: RecognitionTask): Promise<PlateReadResult | TextReading[]> {
+  return task.kind === 'plates' ? readPlates(task.image, task.options) : readIdentifiers(task.type, task.image);
+}
