@@ -12,6 +12,7 @@ import { wireDashboard } from './wiring/dashboard.js';
 import type { Dashboard } from './services/dashboard/index.js';
 import { backgroundWorkers, wireJobs } from './wiring/jobs.js';
 import { type Recognition, wireRecognition } from './wiring/recognition.js';
+import { unitOfWork } from './wiring/unit-of-work.js';
 import { openBlobStore, openMigratedDatabase } from './wiring/store.js';
 import type { BlobStore } from './storage/blobs/blob-store.js';
 import { AccountRepository } from './storage/repositories/account.repository.js';
@@ -54,6 +55,7 @@ export interface Container {
   usage: UsageService;
   ocr: Recognition['ocr'];
   plates: Recognition['plates'];
+  plateHistory: Recognition['history'];
   onpremAccount: Recognition['onpremAccount'];
   /** Starts the background side: job runner and the offline scheduler (roles all, worker). */
   startWorkers(): void;
@@ -104,7 +106,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const analyzer = overrides.analyzer ?? new PooledCameraAnalyzer(config.workers.threads, config.vision);
   const camera = wireCameraMonitoring({ config, db, queue, images, licenses, accounts: accountRepo, alertRepo, notifications, analyzer, metrics });
   const recognition = wireRecognition({
-    config, usage, images, webhooks: notifications.webhooks, accounts: accountRepo, metrics,
+    config, db, transaction: unitOfWork(db, queue), usage, images, webhooks: notifications.webhooks, accounts: accountRepo, metrics,
     recognizer: overrides.recognizer, plateReader: overrides.plateReader,
   });
   const handlers: JobHandlers = {
@@ -136,6 +138,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     usage,
     ocr: recognition.ocr,
     plates: recognition.plates,
+    plateHistory: recognition.history,
     onpremAccount: recognition.onpremAccount,
     camera,
     dashboard: wireDashboard({

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandImageInputs, progressReporter, toCsv } from './files.js';
+import { toCsv } from '../domain/csv.js';
+import { expandImageInputs, progressReporter } from './files.js';
 
 describe('offline command inputs', () => {
   let dir: string;

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { CliContext } from './context.js';
-import { expandImageInputs, toCsv } from './files.js';
+import { toCsv } from '../domain/csv.js';
+import { expandImageInputs } from './files.js';
 
 const formatOption = () => new Option('--format <format>', 'text (default) or csv: one row per reading').choices(['text', 'csv']).default('text');
 const IMAGES = 'images, folders of images, or quoted patterns (\'lane-2/*.jpg\')';

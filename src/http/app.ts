@@ -15,6 +15,7 @@ import { imageRoutes } from './routes/images/images.routes.js';
 import { opsRoutes } from './routes/ops/ops.routes.js';
 import { ocrRoutes } from './routes/recognition/ocr.routes.js';
 import { onpremInfoRoutes } from './routes/recognition/onprem.routes.js';
+import { plateHistoryRoutes } from './routes/recognition/plate-history.routes.js';
 import { plateRoutes } from './routes/recognition/plates.routes.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.routes.js';
 
@@ -88,6 +89,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     maxUploadBytes: config.limits.maxUploadBytes, ratePerSecond: config.limits.recognitionRatePerSecond,
   });
   await app.register(plateRoutes, plateOptions);
+  await app.register(plateHistoryRoutes, { prefix: '/v1', history: container.plateHistory, limiter: container.rateLimiter, ratePerSecond: config.limits.recognitionRatePerSecond });
   await app.register(dashboardRoutes, {
     pages: container.dashboard, cameras: container.camera.cameras, webhooks: container.notifications.webhooks, ocr: container.ocr, plates: container.plates,
     maxUploadBytes: container.config.limits.maxUploadBytes, maxPixels: container.config.images.maxPixels, secureCookies: container.config.publicUrl.startsWith('https:'),

@@ -3,6 +3,7 @@ import type { AlertRepository } from '../storage/repositories/alert.repository.j
 import type { CameraRepository } from '../storage/repositories/camera.repository.js';
 import type { ImageRepository } from '../storage/repositories/image.repository.js';
 import type { LicenseRepository } from '../storage/repositories/license.repository.js';
+import type { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
 
 /** The repositories of one transaction, and a job queue whose jobs commit with it. */
 export interface TransactionRepositories {
@@ -10,6 +11,7 @@ export interface TransactionRepositories {
   licenses: LicenseRepository;
   alerts: AlertRepository;
   images: ImageRepository;
+  plateReads: PlateReadRepository;
   jobs: JobQueue;
 }
 

@@ -3,9 +3,13 @@ import type { ImageService } from '../services/images.service.js';
 import type { Metrics } from '../services/metrics.js';
 import type { WebhookNotifier } from '../services/notifications/ports.js';
 import { OcrService } from '../services/recognition/ocr.service.js';
+import { PlateHistoryService } from '../services/recognition/plate-history.service.js';
 import { PlateService } from '../services/recognition/plate.service.js';
+import type { UnitOfWork } from '../services/unit-of-work.js';
 import type { UsageService } from '../services/usage.service.js';
+import type { Db } from '../storage/db/database.js';
 import type { AccountRepository, AccountRow } from '../storage/repositories/account.repository.js';
+import { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
 import type { TextRecognizer } from '../vision/ocr/ocr.types.js';
 import type { PlateReader } from '../vision/plates/plate.types.js';
 import { RecognitionWorkers } from '../vision/runtime/recognition.pool.js';
@@ -13,6 +17,8 @@ import { RecognitionWorkers } from '../vision/runtime/recognition.pool.js';
 export interface Recognition {
   ocr: OcrService;
   plates: PlateService;
+  /** Every plate read, searchable. */
+  history: PlateHistoryService;
   /** The account every on-premise call acts as (created on first use). */
   onpremAccount(): Promise<AccountRow>;
   /** Stops the engines' worker threads. */
@@ -20,7 +26,9 @@ export interface Recognition {
 }
 
 export interface RecognitionDeps {
-  config: Pick<Config, 'workers' | 'vision' | 'images' | 'onprem'>;
+  config: Pick<Config, 'workers' | 'vision' | 'images' | 'onprem' | 'plateHistory'>;
+  db: Db;
+  transaction: UnitOfWork;
   usage: UsageService;
   images: ImageService;
   webhooks: WebhookNotifier;
@@ -39,9 +47,11 @@ export function wireRecognition(d: RecognitionDeps): Recognition {
   const recognizer = d.recognizer ?? workers!.text;
   const plateReader = d.plateReader ?? workers!.plates;
   let onprem: Promise<AccountRow> | undefined;
+  const history = new PlateHistoryService(new PlateReadRepository(d.db), d.transaction, d.images, d.config.plateHistory);
   return {
     ocr: new OcrService(recognizer, d.usage, d.images, d.webhooks, options),
-    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, options),
+    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, history, options),
+    history,
     onpremAccount: () => (onprem ??= ensureOnpremAccount(d.accounts, d.usage, d.config.onprem.maxCalls)),
     close: async () => void (await workers?.close()),
   };

@@ -5,6 +5,7 @@ import { AlertRepository } from '../storage/repositories/alert.repository.js';
 import { CameraRepository } from '../storage/repositories/camera.repository.js';
 import { ImageRepository } from '../storage/repositories/image.repository.js';
 import { LicenseRepository } from '../storage/repositories/license.repository.js';
+import { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
 
 /** The UnitOfWork services use: a Kysely transaction and repositories bound to it. */
 export function unitOfWork(db: Db, queue: SqlJobQueue): UnitOfWork {
@@ -13,6 +14,7 @@ export function unitOfWork(db: Db, queue: SqlJobQueue): UnitOfWork {
     licenses: new LicenseRepository(trx),
     alerts: new AlertRepository(trx),
     images: new ImageRepository(trx),
+    plateReads: new PlateReadRepository(trx),
     jobs: queue.within(trx),
   }));
 }

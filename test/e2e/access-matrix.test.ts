@@ -60,6 +60,8 @@ describe('access matrix', () => {
     { method: 'GET', url: '/v1/vin/statistics/', owned: false },
     { method: 'GET', url: '/v1/trailer-id/statistics/', owned: false },
     { method: 'GET', url: '/v1/statistics/', owned: false },
+    { method: 'GET', url: '/v1/plate-reads/', owned: false },
+    { method: 'GET', url: '/v1/plate-reads.csv', owned: false },
   ];
 
   const call = (e: ReturnType<typeof endpoints>[number], headers: Record<string, string>) => {
@@ -218,7 +220,7 @@ describe('access matrix over every registered route', () => {
         const res = await send(r, headers);
         expect(res.statusCode, `${key(r)} ${JSON.stringify(headers)}`).toBe(401);
         const body = res.json();
-        const recognition = /^\/v1\/(ocr|vin|trailer-id|plate-reader|statistics)\b/.test(r.url);
+        const recognition = /^\/v1\/(ocr|vin|trailer-id|plate-reader|plate-reads|statistics)\b/.test(r.url);
         expect(body, key(r)).toEqual(recognition ? { detail: expect.any(String), status_code: 401, code: 'unauthorized' } : { message: expect.any(String), code: 'unauthorized' });
       }
     }

@@ -5,6 +5,7 @@ import type { WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
 import type { Metrics } from '../metrics.js';
 import { countedRecognition } from './counted-call.js';
+import type { PlateHistoryService } from './plate-history.service.js';
 import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from '../../vision/plates/plate.types.js';
 import { RESULT_VERSION } from './ocr.service.js';
 
@@ -30,6 +31,7 @@ export class PlateService {
     private readonly usage: UsageService,
     private readonly images: ImageService,
     private readonly webhooks: WebhookNotifier,
+    private readonly history: PlateHistoryService,
     private readonly options: { maxPixels: number; metrics?: Metrics },
   ) {}
 
@@ -41,9 +43,15 @@ export class PlateService {
       () => this.reader.read(call.image, call.options),
       this.options.metrics,
     );
-    const response = plateResponse(call, found, ms, style);
-    if (await this.webhooks.hasActive(account.id, 'plate-reader')) {
-      const stored = await this.images.store(account.id, call.image, `accounts/${account.id}/plates`);
+    const now = new Date();
+    const response = plateResponse(call, found, ms, style, now);
+    const notify = await this.webhooks.hasActive(account.id, 'plate-reader');
+    // One stored photo serves the webhook and the history alike.
+    const stored = notify || this.history.wantsImage(found.plates) ? await this.images.store(account.id, call.image, `accounts/${account.id}/plates`) : undefined;
+    const stamped = call.timestamp ? Date.parse(call.timestamp) : NaN;
+    const readAt = Number.isFinite(stamped) ? stamped : now.getTime();
+    await this.history.record(account.id, { cameraId: call.cameraId, readAt }, found.plates, stored?.id, now.getTime());
+    if (notify && stored) {
       await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { imageId: stored.id });
     }
     return response;

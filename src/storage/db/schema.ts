@@ -75,6 +75,8 @@ export interface Database {
   quotas: QuotasTable;
   sessions: SessionsTable;
   login_links: LoginLinksTable;
+  plate_reads: PlateReadsTable;
+  plate_read_keys: PlateReadKeysTable;
 }
 
 export interface CamerasTable {
@@ -217,4 +219,29 @@ export interface LoginLinksTable {
   account_id: number;
   created_at: Millis;
   expires_at: Millis;
+}
+
+export interface PlateReadsTable {
+  id: Id;
+  account_id: number;
+  camera_id: string | null;
+  read_at: Millis;
+  /** Lower case, as the answer gave it. */
+  plate: string;
+  score: number;
+  dscore: number;
+  region: string;
+  /** JSON arrays and objects of the answer. */
+  candidates: string;
+  box: string;
+  vehicle: string | null;
+  image_id: number | null;
+  created_at: Millis;
+}
+
+export interface PlateReadKeysTable {
+  read_id: number;
+  account_id: number;
+  key: string;
+  read_at: Millis;
 }

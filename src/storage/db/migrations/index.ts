@@ -6,6 +6,7 @@ import * as usage from './005-usage.js';
 import * as dashboard from './006-dashboard.js';
 import * as webhookFormat from './007-webhook-format.js';
 import * as loginLinks from './008-login-links.js';
+import * as plateReads from './009-plate-reads.js';
 
 /** Versioned migrations, applied in key order. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '006-dashboard': dashboard,
   '007-webhook-format': webhookFormat,
   '008-login-links': loginLinks,
+  '009-plate-reads': plateReads,
 };

@@ -1,0 +1,130 @@
+import { Type } from 'typebox';
+import { errors } from '../../../services/errors.js';
+import type { RateLimiter } from '../../../services/rate-limiter.js';
+import type { HistoryQuery, HistoryRead, PlateHistoryService } from '../../../services/recognition/plate-history.service.js';
+import type { ReadCursor } from '../../../storage/repositories/plate-read.repository.js';
+import type { AccountRow } from '../../../storage/repositories/account.repository.js';
+import { accountOf } from '../../plugins/auth.plugin.js';
+import type { TypedApp } from '../../typed-app.js';
+import { toCsv } from '../../../domain/csv.js';
+import { ErrorDetail, parseCameraId, parseTimestamp, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
+
+export interface PlateHistoryRouteOptions {
+  history: PlateHistoryService;
+  limiter: RateLimiter;
+  ratePerSecond: number;
+}
+
+const Filters = {
+  plate: Type.Optional(Type.String({ maxLength: 32, description: 'A plate; separators and case do not matter' })),
+  fuzzy: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')], { description: 'true: also look-alikes (O/0, B/8, ...) and plates one character off' })),
+  camera_id: Type.Optional(Type.String({ maxLength: 128 })),
+  region: Type.Optional(Type.String({ maxLength: 16, description: 'Region code as read: us, us-ca, br, ...' })),
+  start: Type.Optional(Type.String({ description: 'ISO 8601 UTC, inclusive' })),
+  end: Type.Optional(Type.String({ description: 'ISO 8601 UTC, exclusive' })),
+};
+
+const Box = Type.Object({ xmin: Type.Number(), ymin: Type.Number(), xmax: Type.Number(), ymax: Type.Number() });
+
+const Read = Type.Object({
+  id: Type.Integer(),
+  camera_id: Type.Union([Type.String(), Type.Null()]),
+  timestamp: Type.String({ description: 'the call\'s timestamp, else when it was read' }),
+  plate: Type.String(),
+  score: Type.Number(),
+  dscore: Type.Number(),
+  region: Type.Object({ code: Type.String() }),
+  candidates: Type.Array(Type.Object({ plate: Type.String(), score: Type.Number() })),
+  box: Box,
+  vehicle: Type.Union([Type.Object({ type: Type.String(), score: Type.Number(), box: Box }), Type.Null()], { description: 'where the call found the vehicle (mmc, strict detection)' }),
+  image_url: Type.Union([Type.String(), Type.Null()], { description: 'with PLATE_HISTORY_IMAGES, or where a webhook stored the photo' }),
+}, { additionalProperties: true });
+
+const ReadPage = Type.Object({
+  results: Type.Array(Read),
+  next: Type.Union([Type.String(), Type.Null()], { description: 'the next page\'s URL, null on the last page' }),
+});
+
+type FilterQuery = { plate?: string; fuzzy?: string; camera_id?: string; region?: string; start?: string; end?: string };
+
+/** The cursor is the last read's time and id, opaque to clients. */
+const encodeCursor = (c: ReadCursor) => Buffer.from(`${c.readAt}.${c.id}`).toString('base64url');
+
+function decodeCursor(value: string): ReadCursor {
+  const m = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(value, 'base64url').toString());
+  if (!m) throw errors.badRequest('Invalid cursor; use the `next` URL of the previous page.', 'invalid_cursor');
+  return { readAt: Number(m[1]), id: Number(m[2]) };
+}
+
+function historyQuery(q: FilterQuery, limit: number, cursor?: string): HistoryQuery {
+  const at = (v: string | undefined) => (v === undefined ? undefined : Date.parse(parseTimestamp(v)!));
+  return {
+    plate: q.plate, fuzzy: q.fuzzy === 'true' || q.fuzzy === '1', cameraId: parseCameraId(q.camera_id), region: q.region,
+    from: at(q.start), until: at(q.end), after: cursor === undefined ? undefined : decodeCursor(cursor), limit,
+  };
+}
+
+function withPlates(account: AccountRow): AccountRow {
+  if (!account.features.includes('plate-reader')) throw errors.forbidden('Plate recognition is not enabled for this account.', 'feature_disabled');
+  return account;
+}
+
+const CSV_COLUMNS = ['id', 'timestamp', 'camera_id', 'plate', 'score', 'region', 'dscore', 'xmin', 'ymin', 'xmax', 'ymax', 'vehicle_type', 'image_url'];
+const csvRow = (r: HistoryRead) => [r.id, r.timestamp, r.camera_id, r.plate, r.score, r.region.code, r.dscore, r.box.xmin, r.box.ymin, r.box.xmax, r.box.ymax, r.vehicle?.type ?? '', r.image_url];
+
+/** Most rows one CSV export holds: narrow the filters for more. */
+export const CSV_MAX_ROWS = 100_000;
+
+/** GET /v1/plate-reads/ and /v1/plate-reads.csv: the account's plate read history. */
+export async function plateHistoryRoutes(app: TypedApp, opts: PlateHistoryRouteOptions) {
+  useRecognitionErrors(app);
+  const throttle = throttlePerToken(opts.limiter, 'plate-reads', opts.ratePerSecond);
+
+  app.get('/plate-reads/', {
+    onRequest: [app.requireAccount, throttle],
+    schema: {
+      summary: 'Plate reads, newest first (Vigil extension)',
+      tags: ['plate-recognition'],
+      security: [{ token: [] }],
+      querystring: Type.Object({ ...Filters, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), cursor: Type.Optional(Type.String({ maxLength: 64 })) }),
+      response: { 200: ReadPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
+    },
+  }, async (request) => {
+    const account = withPlates(accountOf(request));
+    const { limit = 100, cursor, ...filters } = request.query;
+    const page = await opts.history.list(account.id, historyQuery(filters, limit, cursor));
+    let next: string | null = null;
+    if (page.next) {
+      const url = new URL(request.url, 'http://vigil');
+      url.searchParams.set('cursor', encodeCursor(page.next));
+      next = `${url.pathname}${url.search}`;
+    }
+    return { results: page.reads, next };
+  });
+
+  app.get('/plate-reads.csv', {
+    onRequest: [app.requireAccount, throttle],
+    schema: {
+      summary: `Plate reads as CSV, newest first, at most ${CSV_MAX_ROWS} rows (Vigil extension)`,
+      tags: ['plate-recognition'],
+      security: [{ token: [] }],
+      querystring: Type.Object(Filters),
+      produces: ['text/csv'],
+      response: { 200: Type.String({ description: 'CSV, a header row first' }), 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
+    },
+  }, async (request, reply) => {
+    const account = withPlates(accountOf(request));
+    const query = historyQuery(request.query, 1000);
+    const rows: HistoryRead[] = [];
+    for (;;) {
+      const page = await opts.history.list(account.id, query);
+      rows.push(...page.reads);
+      if (!page.next || rows.length >= CSV_MAX_ROWS) break;
+      query.after = page.next;
+    }
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="plate-reads.csv"')
+      .send(toCsv(CSV_COLUMNS, rows.slice(0, CSV_MAX_ROWS).map(csvRow)));
+  });
+}

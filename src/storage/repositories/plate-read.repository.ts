@@ -1,0 +1,91 @@
+import { type Insertable, type Selectable, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { PlateReadsTable } from '../db/schema.js';
+
+export type PlateReadRow = Selectable<PlateReadsTable>;
+export type NewPlateRead = Omit<Insertable<PlateReadsTable>, 'id'> & { keys: readonly string[] };
+
+/** Where a page of reads starts: after the read at `readAt` with `id` (newest first). */
+export interface ReadCursor {
+  readAt: number;
+  id: number;
+}
+
+export interface PlateReadFilter {
+  /** Exact plate, lower case. */
+  plate?: string;
+  /** Any of these search keys (src/domain/plates/plate-keys.ts). */
+  keys?: readonly string[];
+  cameraId?: string;
+  region?: string;
+  /** Inclusive. */
+  from?: number;
+  /** Exclusive. */
+  until?: number;
+  after?: ReadCursor;
+  limit: number;
+}
+
+export class PlateReadRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Stores reads with their search keys; call inside a transaction (UnitOfWork) so a read
+   * never lands without its keys. */
+  async insert(reads: readonly NewPlateRead[]): Promise<number[]> {
+    const ids: number[] = [];
+    for (const { keys, ...read } of reads) {
+      const { id } = await this.db.insertInto('plate_reads').values(read).returning('id').executeTakeFirstOrThrow();
+      ids.push(id);
+      if (keys.length > 0) {
+        await this.db.insertInto('plate_read_keys').values(keys.map((key) => ({ read_id: id, account_id: read.account_id, key, read_at: read.read_at }))).execute();
+      }
+    }
+    return ids;
+  }
+
+  /** An account's reads, newest first. With `keys`, each key's reads are found from the keys'
+   * index, newest first, and the pages merged: the index walk stops at a page however many
+   * reads a key has (a regular's plate at the gate is seen thousands of times). */
+  async list(accountId: number, f: PlateReadFilter): Promise<PlateReadRow[]> {
+    if (!f.keys) return this.page(accountId, f).execute();
+    const perKey = await Promise.all(f.keys.map((key) => this.page(accountId, f, key).execute()));
+    const byId = new Map(perKey.flat().map((r) => [r.id, r]));
+    return [...byId.values()].sort((a, b) => b.read_at - a.read_at || b.id - a.id).slice(0, f.limit);
+  }
+
+  /** One page of reads, newest first: all of them, or those of one search key. */
+  private page(accountId: number, f: PlateReadFilter, key?: string) {
+    // Time and cursor conditions on the columns of the index the walk follows.
+    const [at, id] = key === undefined ? [sql.ref<number>('plate_reads.read_at'), sql.ref<number>('plate_reads.id')] : [sql.ref<number>('k.read_at'), sql.ref<number>('k.read_id')];
+    let q = key === undefined
+      ? this.db.selectFrom('plate_reads').selectAll('plate_reads').where('plate_reads.account_id', '=', accountId)
+      : this.db.selectFrom('plate_read_keys as k').innerJoin('plate_reads', 'plate_reads.id', 'k.read_id').selectAll('plate_reads')
+        .where('k.account_id', '=', accountId).where('k.key', '=', key);
+    if (f.plate !== undefined) q = q.where('plate_reads.plate', '=', f.plate);
+    if (f.cameraId !== undefined) q = q.where('plate_reads.camera_id', '=', f.cameraId);
+    if (f.region !== undefined) q = q.where('plate_reads.region', '=', f.region);
+    if (f.from !== undefined) q = q.where(at, '>=', f.from);
+    if (f.until !== undefined) q = q.where(at, '<', f.until);
+    if (f.after) {
+      const after = f.after;
+      q = q.where((eb) => eb.or([eb(at, '<', after.readAt), eb.and([eb(at, '=', after.readAt), eb(id, '<', after.id)])]));
+    }
+    return q.orderBy(at, 'desc').orderBy(id, 'desc').limit(f.limit);
+  }
+
+  /** Up to `limit` of the reads stored before `cutoff` (any account), oldest first: what
+   * retention removes next, with the images to remove beside them. */
+  expired(cutoff: number, limit: number): Promise<Array<{ id: number; image_id: number | null }>> {
+    return this.db.selectFrom('plate_reads').select(['id', 'image_id']).where('created_at', '<', cutoff).orderBy('created_at').limit(limit).execute();
+  }
+
+  async usesImage(imageId: number): Promise<boolean> {
+    return (await this.db.selectFrom('plate_reads').select('id').where('image_id', '=', imageId).limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async remove(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.deleteFrom('plate_read_keys').where('read_id', 'in', ids).execute();
+    await this.db.deleteFrom('plate_reads').where('id', 'in', ids).execute();
+  }
+}
