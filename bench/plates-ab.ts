@@ -5,7 +5,7 @@
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
  * server builds it (configured-pipeline.ts) with PLATE_READER=--reader and PLATE_DETECTOR=--detector
  * (default: the server's defaults), on the --split half of each set (default `held`, see
- * bench:plates). A is built with its revision's defaults. Every photo is
+ * bench:plates). A is built as its revision's server builds it. Every photo is
  * read by both, in alternating order, so a machine whose load drifts weighs on both alike (ms on
  * this machine drift by up to 2x between days: a figure is only worth its baseline of the same
  * run). Per set and mode: the O/0-I/1 rate of A and B, median ms and CPU ms per photo, B/A of
@@ -44,8 +44,17 @@ interface Reader { read(image: RawImage, options: PlateReadOptions): Promise<Pla
 const checkout = checkoutAt(base);
 const baseEngine = await checkout.load<typeof import('../src/vision/ocr/ocr-engine.js')>('src/vision/ocr/ocr-engine.js');
 const basePlates = await checkout.load<typeof import('../src/vision/plates/plate-pipeline.js')>('src/vision/plates/plate-pipeline.js');
+/** A as its revision's server builds it: through its configured-pipeline.ts where it has one
+ * (its defaults, its models), else the pipeline's own defaults (before 2026-11-27). */
+async function baseReader(): Promise<Reader> {
+  const engine = await baseEngine.createOcrEngine();
+  const configured = await checkout.load<typeof import('../src/vision/plates/configured-pipeline.js')>('src/vision/plates/configured-pipeline.js').catch(() => undefined);
+  if (!configured) return basePlates.createPlatePipeline(engine);
+  const settings = await checkout.load<typeof import('../src/vision/settings.js')>('src/vision/settings.js');
+  return configured.configuredPlatePipeline(engine, settings.defaultVisionSettings());
+}
 const readers: Record<'a' | 'b', Reader> = {
-  a: basePlates.createPlatePipeline(await baseEngine.createOcrEngine()),
+  a: await baseReader(),
   b: await configuredPlatePipeline(await createOcrEngine(), settingsB),
 };
 

@@ -1,5 +1,4 @@
 import type { RawImage } from '../image/decode.js';
-import { rotateQuarter, warpQuad } from '../image/warp.js';
 import {
   createOnnxSession,
   OCR_MODEL_FILES,
@@ -14,10 +13,10 @@ import { dbPostprocess } from './db-postprocess.js';
 import { prepareDetectionInputAsync } from './det-preprocess.js';
 import { FloatBufferPool } from './float-buffers.js';
 import { type CharTable, charsetMask, loadPpOcrCharTable } from './dictionary.js';
-import { type Quad, quadSize } from './geometry.js';
+import type { Quad } from './geometry.js';
 import type { ReadLinesOptions, RecognizeOptions, TextLine } from './ocr.types.js';
 import { packRecognitionLines, preparePackedLine, prepareRecognitionBatch, recWidth } from './rec-preprocess.js';
-import { groupCharacterColumns, stackToLine } from './vertical-text.js';
+import { applyUpsideDown, type BestReading, cutLines, firstVariants, keepBest, readLinesOut, secondVariants, type Variant } from './line-layouts.js';
 
 export interface DetectOptions {
   detLimitSide?: number;
@@ -73,11 +72,6 @@ function trimSpaces(d: DecodedText): DecodedText {
 
 /** Crops up to this wide (at height 48) are packed side by side when packing is asked for. */
 const PACK_MAX_WIDTH = 320;
-
-interface Variant { line: number; crop: RawImage; layout: TextLine['layout']; decoded?: DecodedText }
-
-/** Tall boxes are vertical text (PaddleOCR uses the same 1.5 ratio to rotate crops). */
-const VERTICAL_RATIO = 1.5;
 
 /** Loads the three PP-OCR sessions once; call once per worker thread and reuse. */
 export async function createOcrEngine(options: OcrEngineOptions = {}): Promise<OcrEngine> {
@@ -194,117 +188,22 @@ class PpOcrEngine implements OcrEngine {
     return flags;
   }
 
+  /** Every text line in the image, read in the layouts line-layouts.ts tries. */
   async readLines(image: RawImage, options: ReadLinesOptions = {}): Promise<TextLine[]> {
     const boxes = await this.detect(image, options);
-    const vertical = options.vertical ?? true;
-    let quads = boxes.map((b) => b.quad);
-    let columns: Quad[] = [];
-    if (vertical) ({ columns, rest: quads } = groupCharacterColumns(quads));
-
-    const lines: Array<{ box: Quad; orientation: TextLine['orientation']; crop: RawImage; column: boolean }> = [];
-    for (const [k, quad] of [...columns, ...quads].entries()) {
-      const { width, height } = quadSize(quad);
-      const cw = Math.max(1, Math.round(width));
-      const chh = Math.max(1, Math.round(height));
-      if (cw < 2 || chh < 2) continue;
-      const crop = warpQuad(image, quad, cw, chh);
-      const tall = vertical && chh >= cw * VERTICAL_RATIO;
-      lines.push({ box: quad, orientation: tall ? 'vertical' : 'horizontal', crop, column: k < columns.length });
-    }
-    // First pass: horizontal crops as they are or turned 180, tall crops turned the quarter the
-    // angle classifier prefers and laid out as a stack, columns of single characters laid side
-    // by side. The other quarter turn is read only for tall lines whose first reading is weak.
-    const exhaustive = options.exhaustiveVertical ?? false;
-    const first: Variant[] = [];
-    const toClassify: Variant[] = [];
-    const deferred: Variant[] = [];
-    lines.forEach((l, line) => {
-      if (l.orientation === 'horizontal') {
-        const v: Variant = { line, crop: l.crop, layout: 'upright' };
-        first.push(v);
-        if (options.detectUpsideDown ?? true) toClassify.push(v);
-        return;
-      }
-      const ccw: Variant = { line, crop: rotateQuarter(l.crop, 1), layout: 'rotated_ccw' };
-      const stacked = stackToLine(l.crop);
-      const stack: Variant | undefined = stacked ? { line, crop: stacked, layout: 'stacked' } : undefined;
-      if (exhaustive) {
-        first.push(ccw, { line, crop: rotateQuarter(l.crop, 3), layout: 'rotated_cw' });
-        if (stack) first.push(stack);
-      } else if (l.column && stack) {
-        first.push(stack);
-        deferred.push(ccw);
-      } else {
-        // Rotated text and a stack of upright characters can both read confidently as the
-        // other (a stack turned a quarter reads as a short word): read both, one turn only.
-        first.push(ccw);
-        toClassify.push(ccw);
-        if (stack) first.push(stack);
-      }
-    });
-    if (toClassify.length > 0) {
-      const flags = await this.classifyUpsideDown(toClassify.map((v) => v.crop));
-      flags.forEach((flip, k) => {
-        const v = toClassify[k]!;
-        if (!flip) return;
-        v.crop = rotateQuarter(v.crop, 2);
-        v.layout = v.layout === 'rotated_ccw' ? 'rotated_cw' : 'upside_down';
-      });
-    }
-    const best = new Map<number, { d: DecodedText; layout: TextLine['layout']; score: number }>();
+    const lines = cutLines(image, boxes.map((b) => b.quad), options.vertical ?? true);
+    const { first, toClassify, deferred } = firstVariants(lines, options);
+    if (toClassify.length > 0) applyUpsideDown(toClassify, await this.classifyUpsideDown(toClassify.map((v) => v.crop)));
+    const best = new Map<number, BestReading>();
     const consider = async (variants: Variant[]) => {
-      const decoded = await this.recognizeCrops(variants.map((v) => v.crop), { charset: options.charset, pack: options.pack });
-      variants.forEach((v, k) => {
-        const d = decoded[k]!;
-        v.decoded = d;
-        const text = d.text.trim();
-        // Longer confident readings win: a rotated stack often reads as one or two junk glyphs.
-        const score = text.length === 0 ? 0 : d.confidence * Math.min(1, 0.5 + text.length / 8);
-        const prev = best.get(v.line);
-        if (!prev || score > prev.score) best.set(v.line, { d, layout: v.layout, score });
-      });
+      keepBest(best, variants, await this.recognizeCrops(variants.map((v) => v.crop), { charset: options.charset, pack: options.pack }));
     };
     await consider(first);
-    if (!exhaustive) {
-      const weak = (line: number, d: DecodedText | undefined) => {
-        if (!d) return true;
-        const { width, height } = quadSize(lines[line]!.box);
-        // A line of rotated characters holds at least about one character per 2 thicknesses.
-        const expected = Math.max(width, height) / Math.max(1, Math.min(width, height)) / 2.5;
-        return d.confidence < 0.85 || d.text.trim().length < Math.min(3, expected);
-      };
-      const second: Variant[] = [];
-      for (const v of deferred) if (weak(v.line, best.get(v.line)?.d)) second.push(v);
-      for (const v of first) {
-        // The other way up, when the classifier turned a line over and it then read poorly
-        // (small text fools the classifier).
-        if (v.layout === 'upside_down' && weak(v.line, v.decoded)) second.push({ line: v.line, crop: lines[v.line]!.crop, layout: 'upright' });
-        // The other quarter turn, when the classifier's choice read poorly (whatever the stack
-        // read: a turned line laid out as a stack can read as confident junk).
-        if ((v.layout === 'rotated_ccw' || v.layout === 'rotated_cw') && weak(v.line, v.decoded)) {
-          second.push({ line: v.line, crop: rotateQuarter(v.crop, 2), layout: v.layout === 'rotated_ccw' ? 'rotated_cw' : 'rotated_ccw' });
-        }
-      }
+    if (!options.exhaustiveVertical) {
+      const second = secondVariants(lines, first, deferred, best);
       if (second.length > 0) await consider(second);
     }
-    const minConfidence = options.minConfidence ?? 0.3;
-    const out: TextLine[] = [];
-    lines.forEach((l, i) => {
-      const b = best.get(i);
-      if (!b || b.d.text.trim() === '' || b.d.confidence < minConfidence) return;
-      out.push({
-        text: b.d.text,
-        confidence: b.d.confidence,
-        charConfidences: b.d.charConfidences,
-        alternatives: b.d.alternatives,
-        box: l.box,
-        ...(b.layout === 'upright' && b.d.charSpans ? { charSpans: b.d.charSpans } : {}),
-        orientation: l.orientation,
-        layout: b.layout,
-      });
-    });
-    // Reading order: top to bottom, then left to right.
-    return out.sort((a, b) => a.box[0].y - b.box[0].y || a.box[0].x - b.box[0].x);
+    return readLinesOut(lines, best, options.minConfidence ?? 0.3);
   }
 
   private maskFor(charset: string): Uint8Array {

@@ -109,6 +109,35 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
   };
 }
 
+/** The passes' plates, best first, without the text around plates, readings cut short or the
+ * same plate twice; their legends name the state where the mode reads them. */
+async function finishedPlates(image: RawImage, plates: RankedPlate[], seen: readonly DetectedText[], ocr: PlateOcr, mode: ModeSettings, options: PlateReadOptions): Promise<PlateReading[]> {
+  plates.sort((a, b) => b.rank - a.rank);
+  const deduped = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundPlates(plates, mode.sureScore))));
+  if (mode.readLegends && deduped.length > 0) {
+    const legends = await readLegendRegions(image, deduped, seen, ocr, options.regions.map((r) => r.toLowerCase()));
+    legends.forEach((code, i) => {
+      if (code) deduped[i]!.region = { ...deduped[i]!.region, code };
+    });
+  }
+  return deduped.map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
+}
+
+/** Each reader's looks at each candidate: the reader's, then, for the lines the mode asks
+ * about, the second opinion's. The look rules compare looks of one reader. */
+async function opinionsOf(image: RawImage, readings: readonly CandidateReading[], mode: ModeSettings, judge: LineJudge, secondOpinion: CropRecognizer | undefined): Promise<Looks[][]> {
+  const opinions: Looks[][] = readings.map((r) => [r.views]);
+  if (!secondOpinion || !mode.secondOpinion) return opinions;
+  const ask = mode.secondOpinion === 'unsettled'
+    ? (r: CandidateReading) => !r.views.some((v) => judge.settled(v, r.candidate))
+    : (r: CandidateReading) => judge.twinTied(r.views[0] ?? [], r.candidate);
+  const unsure = readings.flatMap((r, i) => (ask(r) ? [i] : []));
+  if (unsure.length === 0) return opinions;
+  const again = await rereadCandidates(image, unsure.map((i) => readings[i]!.candidate), secondOpinion, { padding: mode.readPadding, secondLook: judge.secondLook });
+  again.forEach((r, k) => opinions[unsure[k]!]!.push(r.views));
+  return opinions;
+}
+
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
   const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector } = pipelineOptions;
   const cropReader = pipelineOptions.cropReader ?? sceneReader;
@@ -117,22 +146,6 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     const reader = isScene(image) ? sceneReader : cropReader;
     return { reader, secondOpinion: sceneSecondOpinion === reader ? undefined : sceneSecondOpinion };
   };
-
-  /** Each reader's looks at each candidate: the reader's, then, for the lines the mode asks
-   * about, the second opinion's. The look rules compare looks of one reader. */
-  async function opinionsOf(image: RawImage, readings: readonly CandidateReading[], mode: ModeSettings, judge: LineJudge): Promise<Looks[][]> {
-    const opinions: Looks[][] = readings.map((r) => [r.views]);
-    const { secondOpinion } = readersFor(image);
-    if (!secondOpinion || !mode.secondOpinion) return opinions;
-    const ask = mode.secondOpinion === 'unsettled'
-      ? (r: CandidateReading) => !r.views.some((v) => judge.settled(v, r.candidate))
-      : (r: CandidateReading) => judge.twinTied(r.views[0] ?? [], r.candidate);
-    const unsure = readings.flatMap((r, i) => (ask(r) ? [i] : []));
-    if (unsure.length === 0) return opinions;
-    const again = await rereadCandidates(image, unsure.map((i) => readings[i]!.candidate), secondOpinion, { padding: mode.readPadding, secondLook: judge.secondLook });
-    again.forEach((r, k) => opinions[unsure[k]!]!.push(r.views));
-    return opinions;
-  }
 
   /** One detection pass: its candidates read from full-resolution pixels and scored by the grammars. */
   async function readPass(image: RawImage, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions, sureAreas: readonly Box[], seen: DetectedText[], detectedPlates: readonly DetectedPlate[]): Promise<RankedPlate[]> {
@@ -143,11 +156,33 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     // The brightest channel only for candidates the first look did not settle: a reading that
     // fits a region's grammar with a sure score would not change (a third fewer recogniser runs).
     const readings = await rereadCandidates(image, candidates, readersFor(image).reader, { padding: mode.readPadding, secondLook: judge.secondLook });
-    const opinions = await opinionsOf(image, readings, mode, judge);
+    const opinions = await opinionsOf(image, readings, mode, judge, readersFor(image).secondOpinion);
     return readings.flatMap(({ candidate }, i) => {
       const rankings = opinions[i]!.map((views) => doubtDisagreements(readThroughArtwork(fadeColouredGlyphs(views))).flatMap((chars) => judge.ranking(chars)));
       return rankedPlate(image, candidate, rankings, mode, options) ?? [];
     });
+  }
+
+  /** The mode's passes over the photo, coarse to fine, each looking where the earlier ones left
+   * no sure plate; every line they detected goes to `seen`. */
+  async function runPasses(image: RawImage, passes: readonly PassSettings[], mode: ModeSettings, options: PlateReadOptions, detectedPlates: readonly DetectedPlate[], seen: DetectedText[]): Promise<RankedPlate[]> {
+    const plates: RankedPlate[] = [];
+    const scales: number[] = [];
+    for (const pass of passes) {
+      const sure = plates.filter((p) => p.score >= mode.sureScore);
+      if (pass.fallback && sure.length > 0) break;
+      if (pass.source === 'plates') {
+        plates.push(...(await readPass(image, pass, mode, options, [], seen, detectedPlates)));
+        continue;
+      }
+      const view = distinctView(pass, image, scales);
+      // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
+      // the earlier ones (a plate crop's own pixels) would not show.
+      if (sure.length > 0 && (search === 'first-sure' || !finest(scales))) break;
+      const found = await readPass(image, view, mode, options, sure.map(surroundings), seen, detectedPlates);
+      plates.push(...(view === pass ? found : completions(found, plates)));
+    }
+    return plates;
   }
 
   return {
@@ -162,34 +197,11 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const vehicles = vehicleFinder && (options.strictDetection || options.mmc) ? vehicleFinder.detect(image) : undefined;
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
       vehicles?.catch(() => undefined);
-      const plates: RankedPlate[] = [];
-      const scales: number[] = [];
       // Every line the passes detected, in photo pixels: legends are looked for among them.
       const seen: DetectedText[] = [];
-      for (const pass of passes) {
-        const sure = plates.filter((p) => p.score >= mode.sureScore);
-        if (pass.fallback && sure.length > 0) break;
-        if (pass.source === 'plates') {
-          plates.push(...(await readPass(image, pass, mode, options, [], seen, detectedPlates)));
-          continue;
-        }
-        const view = distinctView(pass, image, scales);
-        // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
-        // the earlier ones (a plate crop's own pixels) would not show.
-        if (sure.length > 0 && (search === 'first-sure' || !finest(scales))) break;
-        const found = await readPass(image, view, mode, options, sure.map(surroundings), seen, detectedPlates);
-        plates.push(...(view === pass ? found : completions(found, plates)));
-      }
-      plates.sort((a, b) => b.rank - a.rank);
-      const deduped = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundPlates(plates, mode.sureScore))));
-      if (mode.readLegends && deduped.length > 0) {
-        const legends = await readLegendRegions(image, deduped, seen, ocr, options.regions.map((r) => r.toLowerCase()));
-        legends.forEach((code, i) => {
-          if (code) deduped[i]!.region = { ...deduped[i]!.region, code };
-        });
-      }
-      const read = deduped.map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
-      const kept = mode.unreadPlates ? withDetectedPlates(read, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : read;
+      const plates = await runPasses(image, passes, mode, options, detectedPlates, seen);
+      const found = await finishedPlates(image, plates, seen, ocr, mode, options);
+      const kept = mode.unreadPlates ? withDetectedPlates(found, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : found;
       return assignVehicles(image, kept, vehicles && (await vehicles), {
         strict: options.strictDetection,
         mmc: options.mmc,

@@ -154,101 +154,140 @@ export async function rereadCandidates(
   ocr: CropRecognizer,
   options: RereadOptions = {},
 ): Promise<CandidateReading[]> {
-  const padding = options.padding ?? { x: 0.1, y: 0.05 };
-  // Crops whose ends were cut at small print: a character at such an end was not cut through,
-  // and widening the line there would only bring the small print back.
-  const trimmed = new Map<RawImage, { left: boolean; right: boolean }>();
-  const cut = (c: PlateCandidate, line: Quad, stretch = 1) => {
-    // Small print is looked for in the usual margin, close-ups included (most plates in a
-    // scene are small enough to get one): a close-up's wider margin takes in the plate's edge
-    // (an EU band, a frame), so close-ups without small print get that margin instead.
-    const usual = toCharacterRows(cutLine(image, padQuad(line, padding.x, padding.y), stretch));
-    const span = numberColumns(usual);
-    if (span) {
-      const number = cropRect(usual, span.x0, 0, span.x1 - span.x0, usual.height);
-      trimmed.set(number, { left: span.x0 > 0, right: span.x1 < usual.width });
-      return number;
-    }
-    return c.closeUp ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y), stretch) : usual;
-  };
-  const lines = candidates.map((c) => c.lines.map((line) => cut(c, line)));
-  const views: CharOption[][][][] = candidates.map(() => VIEWS.map(() => []));
-  const ends = candidates.map(() => ({ left: false, right: false }));
-  // Characters read where the crop holds only a separator mark are left out (see separatorMarks).
-  const charOptions = (d: Awaited<ReturnType<CropRecognizer['recognizeCrops']>>[number], crop: RawImage) => {
-    const marks = separatorMarks(crop, d.charSpans);
-    return [...d.text].flatMap((ch, n) => {
-      if (marks[n]) return [];
-      const alts = d.alternatives[n] ?? [];
-      return [[{ char: ch, prob: d.charConfidences[n] ?? 0 }, ...alts.filter((a) => a.char !== ch)]];
-    });
-  };
-  // Small batches: the recogniser's cost per crop grows with the batch on two cores.
-  const recognize = (crops: RawImage[]) => ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
-  const readView = async (v: number, which: readonly number[]) => {
-    const crops: RawImage[] = [];
-    const owner: number[] = [];
-    for (const i of which) for (const crop of lines[i]!) {
-      crops.push(VIEWS[v]!(crop));
-      owner.push(i);
-    }
-    if (crops.length === 0) return;
-    const decoded = await recognize(crops);
-    decoded.forEach((d, k) => {
-      const i = owner[k]!;
-      views[i]![v]!.push(...charOptions(d, crops[k]!));
-      if (v === 0 && candidates[i]!.lines.length === 1) {
-        const end = cutEnds(d.charSpans, crops[k]!.width, crops[k]!.height);
-        const small = trimmed.get(crops[k]!);
-        ends[i] = small ? { left: end.left && !small.left, right: end.right && !small.right } : end;
-      }
-    });
-  };
+  const reread = new Rereading(image, candidates, ocr, options.padding ?? { x: 0.1, y: 0.05 });
   const all = candidates.map((_, i) => i);
-  await readView(0, all);
-  const firstViews = all.map((i) => views[i]![0]!);
+  const ends = await reread.firstLooks();
+  const firstViews = all.map((i) => reread.views[i]![0]!);
   // A grey line (an infrared night shot) is its own brightest channel: a second look would read
   // the same pixels again.
   const again = (options.secondLook ? all.filter((i) => options.secondLook!(firstViews[i]!, candidates[i]!, firstViews)) : all)
-    .filter((i) => lines[i]!.some(hasColour));
-  // The candidates `which` names read from the crops `crop` gives, by candidate.
-  const readEach = async (which: readonly number[], crop: (i: number) => RawImage) => {
-    const out = new Map<number, CharOption[][]>();
-    if (which.length === 0) return out;
-    const crops = which.map(crop);
-    const decoded = await recognize(crops);
-    decoded.forEach((d, k) => out.set(which[k]!, charOptions(d, crops[k]!)));
-    return out;
-  };
-  // A one-line candidate read with a character at a side of its crop: once more, widened on that
-  // side, as photographed; where that reads as many characters, in the brightest channel too if
-  // the line got it, and the widened looks take the narrow ones' place (see widenedLooks).
+    .filter((i) => reread.lines[i]!.some(hasColour));
   const cutAtEnd = all.filter((i) => ends[i]!.left || ends[i]!.right);
-  const wideCrops = new Map(cutAtEnd.map((i) => {
-    const { left, right } = ends[i]!;
-    return [i, cut(candidates[i]!, widenQuad(candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0))];
-  }));
-  const readWidened = async () => {
-    const photos = await readEach(cutAtEnd, (i) => wideCrops.get(i)!);
-    // Only a line the widened looks will replace gets their brightest channel (widenedLooks).
-    const whole = cutAtEnd.filter((i) => readsAsMany(photos.get(i)!, views[i]![0]!));
-    const bright = await readEach(whole.filter((i) => again.includes(i)), (i) => brightestChannel(wideCrops.get(i)!));
-    return { photos, bright };
-  };
   const scale = referenceScale(image);
   // Every look after the first depends on the first alone: all are read at once (the recogniser
   // may have several threads), then added in a fixed order.
   const [, widened, wider] = await Promise.all([
-    readView(1, again),
-    readWidened(),
-    readEach(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, lines[i]![0]!, scale)),
-      (i) => cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH)),
+    reread.readView(1, again),
+    reread.widened(cutAtEnd, ends, again),
+    reread.readEach(all.filter((i) => wantsWiderLook(candidates[i]!, firstViews[i]!, reread.lines[i]![0]!, scale)),
+      (i) => reread.cut(candidates[i]!, candidates[i]!.lines[0]!, WIDER_LOOK_STRETCH)),
   ]);
-  const looks = candidates.map((_, i) => views[i]!.filter((v, k) => k === 0 || again.includes(i)));
+  const looks = candidates.map((_, i) => reread.views[i]!.filter((v, k) => k === 0 || again.includes(i)));
   for (const i of cutAtEnd) {
     const wide = [widened.photos.get(i)!, ...(widened.bright.has(i) ? [widened.bright.get(i)!] : [])];
     looks[i] = widenedLooks(looks[i]!, wide);
   }
   for (const [i, look] of wider) looks[i]!.push(look);
   return candidates.map((candidate, i) => ({ candidate, views: looks[i]! }));
+}
+
+type Decoded = Awaited<ReturnType<CropRecognizer['recognizeCrops']>>[number];
+type Ends = { left: boolean; right: boolean };
+
+/** Characters read where the crop holds only a separator mark are left out (see separatorMarks). */
+function charOptions(d: Decoded, crop: RawImage): CharOption[][] {
+  const marks = separatorMarks(crop, d.charSpans);
+  return [...d.text].flatMap((ch, n) => {
+    if (marks[n]) return [];
+    const alts = d.alternatives[n] ?? [];
+    return [[{ char: ch, prob: d.charConfidences[n] ?? 0 }, ...alts.filter((a) => a.char !== ch)]];
+  });
+}
+
+/** One rereadCandidates call: the candidates' line crops and the looks read so far. */
+class Rereading {
+  /** Each candidate's line crops, as photographed. */
+  readonly lines: RawImage[][];
+  /** Per candidate, per view (VIEWS), the characters read. */
+  readonly views: CharOption[][][][];
+  /** Crops whose ends were cut at small print: a character at such an end was not cut through,
+   * and widening the line there would only bring the small print back. */
+  private readonly trimmed = new Map<RawImage, Ends>();
+
+  constructor(
+    private readonly image: RawImage,
+    private readonly candidates: readonly PlateCandidate[],
+    private readonly ocr: CropRecognizer,
+    private readonly padding: NonNullable<RereadOptions['padding']>,
+  ) {
+    this.lines = candidates.map((c) => c.lines.map((line) => this.cut(c, line)));
+    this.views = candidates.map(() => VIEWS.map(() => []));
+  }
+
+  /** A line's crop, cut down to the number where small print sits beside it. */
+  cut(c: PlateCandidate, line: Quad, stretch = 1): RawImage {
+    // Small print is looked for in the usual margin, close-ups included (most plates in a
+    // scene are small enough to get one): a close-up's wider margin takes in the plate's edge
+    // (an EU band, a frame), so close-ups without small print get that margin instead.
+    const { image, padding } = this;
+    const usual = toCharacterRows(cutLine(image, padQuad(line, padding.x, padding.y), stretch));
+    const span = numberColumns(usual);
+    if (span) {
+      const number = cropRect(usual, span.x0, 0, span.x1 - span.x0, usual.height);
+      this.trimmed.set(number, { left: span.x0 > 0, right: span.x1 < usual.width });
+      return number;
+    }
+    return c.closeUp ? cutLine(image, padQuad(line, Math.max(padding.x, padding.closeUpX ?? CLOSE_UP_PAD_X), padding.y), stretch) : usual;
+  }
+
+  /** Small batches: the recogniser's cost per crop grows with the batch on two cores. */
+  private recognize(crops: RawImage[]) {
+    return this.ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
+  }
+
+  /** Every candidate's first look (as photographed), and which ends of each one-line candidate's
+   * crop a character touches. */
+  async firstLooks(): Promise<Ends[]> {
+    const ends = this.candidates.map(() => ({ left: false, right: false }));
+    await this.readView(0, this.candidates.map((_, i) => i), (i, d, crop) => {
+      if (this.candidates[i]!.lines.length !== 1) return;
+      const end = cutEnds(d.charSpans, crop.width, crop.height);
+      const small = this.trimmed.get(crop);
+      ends[i] = small ? { left: end.left && !small.left, right: end.right && !small.right } : end;
+    });
+    return ends;
+  }
+
+  /** Reads view `v` (VIEWS) of every line of the candidates `which` names. */
+  async readView(v: number, which: readonly number[], onRead?: (i: number, d: Decoded, crop: RawImage) => void): Promise<void> {
+    const crops: RawImage[] = [];
+    const owner: number[] = [];
+    for (const i of which) for (const crop of this.lines[i]!) {
+      crops.push(VIEWS[v]!(crop));
+      owner.push(i);
+    }
+    if (crops.length === 0) return;
+    const decoded = await this.recognize(crops);
+    decoded.forEach((d, k) => {
+      const i = owner[k]!;
+      this.views[i]![v]!.push(...charOptions(d, crops[k]!));
+      onRead?.(i, d, crops[k]!);
+    });
+  }
+
+  /** The candidates `which` names read from the crops `crop` gives, by candidate. */
+  async readEach(which: readonly number[], crop: (i: number) => RawImage): Promise<Map<number, CharOption[][]>> {
+    const out = new Map<number, CharOption[][]>();
+    if (which.length === 0) return out;
+    const crops = which.map(crop);
+    const decoded = await this.recognize(crops);
+    decoded.forEach((d, k) => out.set(which[k]!, charOptions(d, crops[k]!)));
+    return out;
+  }
+
+  /** A one-line candidate read with a character at a side of its crop: once more, widened on
+   * that side, as photographed; where that reads as many characters, in the brightest channel
+   * too if the line got it (`again`), and the widened looks take the narrow ones' place (see
+   * widenedLooks). */
+  async widened(cutAtEnd: readonly number[], ends: readonly Ends[], again: readonly number[]) {
+    const wideCrops = new Map(cutAtEnd.map((i) => {
+      const { left, right } = ends[i]!;
+      return [i, this.cut(this.candidates[i]!, widenQuad(this.candidates[i]!.lines[0]!, left ? EDGE_WIDEN : 0, right ? EDGE_WIDEN : 0))];
+    }));
+    const photos = await this.readEach(cutAtEnd, (i) => wideCrops.get(i)!);
+    // Only a line the widened looks will replace gets their brightest channel (widenedLooks).
+    const whole = cutAtEnd.filter((i) => readsAsMany(photos.get(i)!, this.views[i]![0]!));
+    const bright = await this.readEach(whole.filter((i) => again.includes(i)), (i) => brightestChannel(wideCrops.get(i)!));
+    return { photos, bright };
+  }
 }

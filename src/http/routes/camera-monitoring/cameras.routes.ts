@@ -12,7 +12,17 @@ import { Camera, CameraLog, CameraParams, Day, ErrorMessage, LicenseParams, Mess
 const StatusFilter = Type.Union(STATUS_FILTERS.map((s) => Type.Literal(s)));
 const secured = { tags: ['camera-monitoring'], security: [{ token: [] }] };
 
-export async function cameraRoutes(app: TypedApp, opts: { cameras: CamerasService; images: ImageService; maxUploadBytes: number }) {
+type CameraRouteOptions = { cameras: CamerasService; images: ImageService; maxUploadBytes: number };
+
+/** A license's cameras: listing and logs, deletion, reference image, thresholds. */
+export async function cameraRoutes(app: TypedApp, opts: CameraRouteOptions) {
+  listingRoutes(app, opts);
+  referenceRoutes(app, opts);
+  thresholdRoutes(app, opts);
+}
+
+/** The cameras of a license, a camera's logs, and deleting a camera. */
+function listingRoutes(app: TypedApp, opts: CameraRouteOptions) {
   app.get(
     '/:license_id/cameras/',
     {
@@ -73,7 +83,10 @@ export async function cameraRoutes(app: TypedApp, opts: { cameras: CamerasServic
       return reply.code(204).send(null);
     },
   );
+}
 
+/** A camera's reference image: its URL, and replacing it. */
+function referenceRoutes(app: TypedApp, opts: CameraRouteOptions) {
   app.get(
     '/:license_id/cameras/:serial/reference/',
     {
@@ -114,13 +127,16 @@ export async function cameraRoutes(app: TypedApp, opts: { cameras: CamerasServic
       return reply.code(201).send({ message: 'Reference image updated.' });
     },
   );
+}
 
-  const ThresholdsBody = Type.Object({
-    thresholds: Type.Optional(Type.Record(Type.String(), Type.Number())),
-    review_band: Type.Optional(Type.Union([Type.Number({ minimum: 0, exclusiveMaximum: 1 }), Type.Null()])),
-  });
-  const ThresholdsReply = Type.Object({ thresholds: Type.Record(Type.String(), Type.Number()), review_band: Type.Number() });
+const ThresholdsBody = Type.Object({
+  thresholds: Type.Optional(Type.Record(Type.String(), Type.Number())),
+  review_band: Type.Optional(Type.Union([Type.Number({ minimum: 0, exclusiveMaximum: 1 }), Type.Null()])),
+});
+const ThresholdsReply = Type.Object({ thresholds: Type.Record(Type.String(), Type.Number()), review_band: Type.Number() });
 
+/** A camera's anomaly thresholds (Vigil extension). */
+function thresholdRoutes(app: TypedApp, opts: CameraRouteOptions) {
   app.get(
     '/:license_id/cameras/:serial/thresholds/',
     {

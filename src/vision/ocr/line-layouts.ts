@@ -1,0 +1,143 @@
+import type { RawImage } from '../image/decode.js';
+import { rotateQuarter, warpQuad } from '../image/warp.js';
+import type { DecodedText } from './ctc-decode.js';
+import { type Quad, quadSize } from './geometry.js';
+import type { ReadLinesOptions, TextLine } from './ocr.types.js';
+import { groupCharacterColumns, stackToLine } from './vertical-text.js';
+
+/** How readLines (ocr-engine.ts) turns detected boxes into the crops it reads: each line cut
+ * out, tall lines turned or stacked, and which of those layouts are read first, which after the
+ * angle classifier, and which only when the first reading was weak. */
+
+/** A detected line, cut out upright. */
+export interface CutLine { box: Quad; orientation: TextLine['orientation']; crop: RawImage; column: boolean }
+
+/** One way of reading a line (as it is, turned, stacked), and what it read. */
+export interface Variant { line: number; crop: RawImage; layout: TextLine['layout']; decoded?: DecodedText }
+
+/** The best reading of a line so far. */
+export interface BestReading { d: DecodedText; layout: TextLine['layout']; score: number }
+
+/** Tall boxes are vertical text (PaddleOCR uses the same 1.5 ratio to rotate crops). */
+const VERTICAL_RATIO = 1.5;
+
+/** Every box cut out of the image; with `vertical`, columns of single characters first. */
+export function cutLines(image: RawImage, boxes: readonly Quad[], vertical: boolean): CutLine[] {
+  let quads = [...boxes];
+  let columns: Quad[] = [];
+  if (vertical) ({ columns, rest: quads } = groupCharacterColumns(quads));
+  const lines: CutLine[] = [];
+  for (const [k, quad] of [...columns, ...quads].entries()) {
+    const { width, height } = quadSize(quad);
+    const cw = Math.max(1, Math.round(width));
+    const chh = Math.max(1, Math.round(height));
+    if (cw < 2 || chh < 2) continue;
+    const crop = warpQuad(image, quad, cw, chh);
+    const tall = vertical && chh >= cw * VERTICAL_RATIO;
+    lines.push({ box: quad, orientation: tall ? 'vertical' : 'horizontal', crop, column: k < columns.length });
+  }
+  return lines;
+}
+
+/** The first pass: horizontal crops as they are or turned 180 (`toClassify`: the angle
+ * classifier decides), tall crops turned the quarter the classifier prefers and laid out as a
+ * stack, columns of single characters laid side by side. The other quarter turn (`deferred`) is
+ * read only for tall lines whose first reading is weak; `exhaustiveVertical` reads every turn. */
+export function firstVariants(lines: readonly CutLine[], options: ReadLinesOptions): { first: Variant[]; toClassify: Variant[]; deferred: Variant[] } {
+  const first: Variant[] = [];
+  const toClassify: Variant[] = [];
+  const deferred: Variant[] = [];
+  lines.forEach((l, line) => {
+    if (l.orientation === 'horizontal') {
+      const v: Variant = { line, crop: l.crop, layout: 'upright' };
+      first.push(v);
+      if (options.detectUpsideDown ?? true) toClassify.push(v);
+      return;
+    }
+    const ccw: Variant = { line, crop: rotateQuarter(l.crop, 1), layout: 'rotated_ccw' };
+    const stacked = stackToLine(l.crop);
+    const stack: Variant | undefined = stacked ? { line, crop: stacked, layout: 'stacked' } : undefined;
+    if (options.exhaustiveVertical) {
+      first.push(ccw, { line, crop: rotateQuarter(l.crop, 3), layout: 'rotated_cw' });
+      if (stack) first.push(stack);
+    } else if (l.column && stack) {
+      first.push(stack);
+      deferred.push(ccw);
+    } else {
+      // Rotated text and a stack of upright characters can both read confidently as the
+      // other (a stack turned a quarter reads as a short word): read both, one turn only.
+      first.push(ccw);
+      toClassify.push(ccw);
+      if (stack) first.push(stack);
+    }
+  });
+  return { first, toClassify, deferred };
+}
+
+/** Turns over the variants the angle classifier flagged upside down. */
+export function applyUpsideDown(variants: readonly Variant[], flags: readonly boolean[]): void {
+  flags.forEach((flip, k) => {
+    const v = variants[k]!;
+    if (!flip) return;
+    v.crop = rotateQuarter(v.crop, 2);
+    v.layout = v.layout === 'rotated_ccw' ? 'rotated_cw' : 'upside_down';
+  });
+}
+
+/** Keeps, per line, the reading that scores best: longer confident readings win (a rotated
+ * stack often reads as one or two junk glyphs). */
+export function keepBest(best: Map<number, BestReading>, variants: readonly Variant[], decoded: readonly DecodedText[]): void {
+  variants.forEach((v, k) => {
+    const d = decoded[k]!;
+    v.decoded = d;
+    const text = d.text.trim();
+    const score = text.length === 0 ? 0 : d.confidence * Math.min(1, 0.5 + text.length / 8);
+    const prev = best.get(v.line);
+    if (!prev || score > prev.score) best.set(v.line, { d, layout: v.layout, score });
+  });
+}
+
+/** The second pass: the other layouts of lines whose first reading was weak. */
+export function secondVariants(lines: readonly CutLine[], first: readonly Variant[], deferred: readonly Variant[], best: ReadonlyMap<number, BestReading>): Variant[] {
+  const weak = (line: number, d: DecodedText | undefined) => {
+    if (!d) return true;
+    const { width, height } = quadSize(lines[line]!.box);
+    // A line of rotated characters holds at least about one character per 2 thicknesses.
+    const expected = Math.max(width, height) / Math.max(1, Math.min(width, height)) / 2.5;
+    return d.confidence < 0.85 || d.text.trim().length < Math.min(3, expected);
+  };
+  const second: Variant[] = [];
+  for (const v of deferred) if (weak(v.line, best.get(v.line)?.d)) second.push(v);
+  for (const v of first) {
+    // The other way up, when the classifier turned a line over and it then read poorly
+    // (small text fools the classifier).
+    if (v.layout === 'upside_down' && weak(v.line, v.decoded)) second.push({ line: v.line, crop: lines[v.line]!.crop, layout: 'upright' });
+    // The other quarter turn, when the classifier's choice read poorly (whatever the stack
+    // read: a turned line laid out as a stack can read as confident junk).
+    if ((v.layout === 'rotated_ccw' || v.layout === 'rotated_cw') && weak(v.line, v.decoded)) {
+      second.push({ line: v.line, crop: rotateQuarter(v.crop, 2), layout: v.layout === 'rotated_ccw' ? 'rotated_cw' : 'rotated_ccw' });
+    }
+  }
+  return second;
+}
+
+/** Each line's best reading at `minConfidence` or more, in reading order: top to bottom, then
+ * left to right. */
+export function readLinesOut(lines: readonly CutLine[], best: ReadonlyMap<number, BestReading>, minConfidence: number): TextLine[] {
+  const out: TextLine[] = [];
+  lines.forEach((l, i) => {
+    const b = best.get(i);
+    if (!b || b.d.text.trim() === '' || b.d.confidence < minConfidence) return;
+    out.push({
+      text: b.d.text,
+      confidence: b.d.confidence,
+      charConfidences: b.d.charConfidences,
+      alternatives: b.d.alternatives,
+      box: l.box,
+      ...(b.layout === 'upright' && b.d.charSpans ? { charSpans: b.d.charSpans } : {}),
+      orientation: l.orientation,
+      layout: b.layout,
+    });
+  });
+  return out.sort((a, b) => a.box[0].y - b.box[0].y || a.box[0].x - b.box[0].x);
+}
