@@ -70,6 +70,7 @@ const envSchema = z.object({
   PLATE_DETECTOR: checkedBy(parsePlateFinder),
   PLATE_HISTORY_DAYS: intFrom(30, 0),
   PLATE_HISTORY_IMAGES: boolFrom(false),
+  PLATE_VISIT_GAP_SECONDS: intFrom(120, 1),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   VIGIL_PROFILE: z.enum(['hosted', 'onprem']).default('hosted'),
   LICENSE_KEY: z.string().default(''),
@@ -99,8 +100,9 @@ export interface Config {
   workers: { threads: number; jobLeaseSeconds: number };
   /** Handed to the vision worker pools (src/vision/settings.ts). */
   vision: VisionSettings;
-  /** Plate read history: days kept (0: none), and whether each call's photo is kept with it. */
-  plateHistory: { retentionDays: number; keepImages: boolean };
+  /** Plate read history: days kept (0: none), whether each call's photo is kept with it, and
+   * the longest gap between reads of one visit. */
+  plateHistory: { retentionDays: number; keepImages: boolean; visitGapSeconds: number };
   role: Env['ROLE'];
   profile: Env['VIGIL_PROFILE'];
   onprem: { licenseKey: string; maxCalls: number };
@@ -166,7 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       plateReader: parsePlateLineReader(e.PLATE_READER),
       plateDetector: parsePlateFinder(e.PLATE_DETECTOR),
     },
-    plateHistory: { retentionDays: e.PLATE_HISTORY_DAYS, keepImages: e.PLATE_HISTORY_IMAGES },
+    plateHistory: { retentionDays: e.PLATE_HISTORY_DAYS, keepImages: e.PLATE_HISTORY_IMAGES, visitGapSeconds: e.PLATE_VISIT_GAP_SECONDS },
     role: e.ROLE,
     profile: e.VIGIL_PROFILE,
     onprem: { licenseKey: e.LICENSE_KEY, maxCalls: e.MAX_CALLS },

@@ -4,6 +4,7 @@ import type { CameraRepository } from '../storage/repositories/camera.repository
 import type { ImageRepository } from '../storage/repositories/image.repository.js';
 import type { LicenseRepository } from '../storage/repositories/license.repository.js';
 import type { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
+import type { PlateVisitRepository } from '../storage/repositories/plate-visit.repository.js';
 
 /** The repositories of one transaction, and a job queue whose jobs commit with it. */
 export interface TransactionRepositories {
@@ -12,6 +13,7 @@ export interface TransactionRepositories {
   alerts: AlertRepository;
   images: ImageRepository;
   plateReads: PlateReadRepository;
+  plateVisits: PlateVisitRepository;
   jobs: JobQueue;
 }
 

@@ -10,6 +10,7 @@ import type { UsageService } from '../services/usage.service.js';
 import type { Db } from '../storage/db/database.js';
 import type { AccountRepository, AccountRow } from '../storage/repositories/account.repository.js';
 import { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
+import { PlateVisitRepository } from '../storage/repositories/plate-visit.repository.js';
 import type { TextRecognizer } from '../vision/ocr/ocr.types.js';
 import type { PlateReader } from '../vision/plates/plate.types.js';
 import { RecognitionWorkers } from '../vision/runtime/recognition.pool.js';
@@ -47,7 +48,7 @@ export function wireRecognition(d: RecognitionDeps): Recognition {
   const recognizer = d.recognizer ?? workers!.text;
   const plateReader = d.plateReader ?? workers!.plates;
   let onprem: Promise<AccountRow> | undefined;
-  const history = new PlateHistoryService(new PlateReadRepository(d.db), d.transaction, d.images, d.config.plateHistory);
+  const history = new PlateHistoryService(new PlateReadRepository(d.db), new PlateVisitRepository(d.db), d.transaction, d.images, d.webhooks, d.config.plateHistory);
   return {
     ocr: new OcrService(recognizer, d.usage, d.images, d.webhooks, options),
     plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, history, options),

@@ -6,6 +6,7 @@ import { CameraRepository } from '../storage/repositories/camera.repository.js';
 import { ImageRepository } from '../storage/repositories/image.repository.js';
 import { LicenseRepository } from '../storage/repositories/license.repository.js';
 import { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
+import { PlateVisitRepository } from '../storage/repositories/plate-visit.repository.js';
 
 /** The UnitOfWork services use: a Kysely transaction and repositories bound to it. */
 export function unitOfWork(db: Db, queue: SqlJobQueue): UnitOfWork {
@@ -15,6 +16,7 @@ export function unitOfWork(db: Db, queue: SqlJobQueue): UnitOfWork {
     alerts: new AlertRepository(trx),
     images: new ImageRepository(trx),
     plateReads: new PlateReadRepository(trx),
+    plateVisits: new PlateVisitRepository(trx),
     jobs: queue.within(trx),
   }));
 }

@@ -62,6 +62,7 @@ describe('access matrix', () => {
     { method: 'GET', url: '/v1/statistics/', owned: false },
     { method: 'GET', url: '/v1/plate-reads/', owned: false },
     { method: 'GET', url: '/v1/plate-reads.csv', owned: false },
+    { method: 'GET', url: '/v1/plate-visits/', owned: false },
   ];
 
   const call = (e: ReturnType<typeof endpoints>[number], headers: Record<string, string>) => {
@@ -168,7 +169,12 @@ describe('access matrix over every registered route', () => {
       await t.container.usage.setTotalCalls(owner.id, family, OWNER_QUOTA);
       for (let i = 0; i < 3; i++) await t.container.usage.takeCall(owner.id, family);
     }
-    ownerMarkers = [SERIAL, HOOK_URL, owner.email, owner.token, imageUrl.pathname.split('/').pop()!, String(OWNER_QUOTA)];
+    // A plate read of the owner's, in a visit (the first: its id is the webhook's, 1, which the
+    // walk below asks for).
+    const box = { xmin: 1, ymin: 2, xmax: 30, ymax: 12 };
+    await t.container.plateHistory.record(owner.id, { cameraId: SERIAL, readAt: Date.now() }, [{ box, plate: 'ownr777', region: { code: 'us', score: 0.9 }, score: 0.9, candidates: [], dscore: 0.9, vehicle: undefined }], undefined);
+    expect((await t.container.plateHistory.listVisits(owner.id, { limit: 1 })).visits[0]!.id).toBe(hook.json().id);
+    ownerMarkers = [SERIAL, HOOK_URL, owner.email, owner.token, imageUrl.pathname.split('/').pop()!, String(OWNER_QUOTA), 'ownr777'];
     upload = await multipartBody({ upload: { bytes: scene }, camera_id: 'STRANGER-CAM' });
     // The dashboard token list addresses tokens by id.
     params.tokenId = String(tokenId);
@@ -220,7 +226,7 @@ describe('access matrix over every registered route', () => {
         const res = await send(r, headers);
         expect(res.statusCode, `${key(r)} ${JSON.stringify(headers)}`).toBe(401);
         const body = res.json();
-        const recognition = /^\/v1\/(ocr|vin|trailer-id|plate-reader|plate-reads|statistics)\b/.test(r.url);
+        const recognition = /^\/v1\/(ocr|vin|trailer-id|plate-reader|plate-reads|plate-visits|statistics)\b/.test(r.url);
         expect(body, key(r)).toEqual(recognition ? { detail: expect.any(String), status_code: 401, code: 'unauthorized' } : { message: expect.any(String), code: 'unauthorized' });
       }
     }
@@ -268,8 +274,9 @@ describe('access matrix over every registered route', () => {
       } else res = await getBriefly(concrete(r), { cookie });
       for (const marker of ownerMarkers) expect(res.body, `${key(r)} shows ${marker}`).not.toContain(marker);
       if (ownedParam && isApi(r)) {
-        // The spec: another account's license or camera is 403; a webhook id is simply not theirs (404).
-        expect(res.statusCode, key(r)).toBe(r.url.startsWith('/v1/webhooks') ? 404 : 403);
+        // The spec: another account's license or camera is 403; a webhook or visit id is simply
+        // not theirs (404).
+        expect(res.statusCode, key(r)).toBe(/^\/v1\/(webhooks|plate-visits)/.test(r.url) ? 404 : 403);
       } else if (ownedParam) {
         expect([403, 404], key(r)).toContain(res.statusCode);
       } else {

@@ -1,7 +1,9 @@
 /** What the rest of Vigil needs from notifications. Implemented by the webhook and mail
  * services in this folder; alert dispatch, OCR and plate reading depend only on this. */
 
-export const WEBHOOK_FAMILIES = ['camera-monitoring', 'ocr', 'plate-reader'] as const;
+/** `plate-visits` targets receive `visit.started`, once per car (see plate-history.service.ts),
+ * where `plate-reader` targets receive every reading. */
+export const WEBHOOK_FAMILIES = ['camera-monitoring', 'ocr', 'plate-reader', 'plate-visits'] as const;
 export type WebhookFamily = (typeof WEBHOOK_FAMILIES)[number];
 
 /** How a target receives events: a JSON body, or (plate-reader targets) a multipart form with

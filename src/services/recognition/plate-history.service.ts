@@ -1,5 +1,8 @@
-import { plateKeys } from '../../domain/plates/plate-keys.js';
+import { foldPlate, plateKeys } from '../../domain/plates/plate-keys.js';
 import type { PlateReadRepository, PlateReadRow, ReadCursor } from '../../storage/repositories/plate-read.repository.js';
+import type { PlateVisitRepository, PlateVisitRow } from '../../storage/repositories/plate-visit.repository.js';
+import type { TransactionRepositories } from '../unit-of-work.js';
+import type { WebhookNotifier } from '../notifications/ports.js';
 import type { PlateReading } from '../../vision/plates/plate.types.js';
 import type { ImageService } from '../images.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -10,6 +13,8 @@ export interface PlateHistoryOptions {
   /** Keep the photo of each call that read a plate, for the history (else only where a webhook
    * already stores it). */
   keepImages: boolean;
+  /** Reads of one plate at one camera no further apart than this are one visit. */
+  visitGapSeconds: number;
 }
 
 export interface HistoryQuery {
@@ -27,6 +32,7 @@ export interface HistoryQuery {
 /** One stored read as the history API answers it. */
 export interface HistoryRead {
   id: number;
+  visit_id: number | null;
   camera_id: string | null;
   timestamp: string;
   plate: string;
@@ -46,8 +52,10 @@ const PURGE_BATCH = 500;
 export class PlateHistoryService {
   constructor(
     private readonly reads: PlateReadRepository,
+    private readonly visits: PlateVisitRepository,
     private readonly transaction: UnitOfWork,
     private readonly images: ImageService,
+    private readonly webhooks: WebhookNotifier,
     readonly options: PlateHistoryOptions,
   ) {}
 
@@ -60,17 +68,44 @@ export class PlateHistoryService {
     return this.enabled && this.options.keepImages && plates.some((p) => p.plate !== '');
   }
 
-  /** Stores the plates one call read (unread redaction boxes are no reads). */
+  /** Stores the plates one call read (unread redaction boxes are no reads), each in its visit;
+   * a visit it starts goes to the account's `plate-visits` webhooks. */
   async record(accountId: number, call: { cameraId?: string; readAt: number }, plates: readonly PlateReading[], imageId: number | undefined, now = Date.now()): Promise<void> {
     const read = plates.filter((p) => p.plate !== '');
     if (!this.enabled || read.length === 0) return;
-    await this.transaction((repos) => repos.plateReads.insert(read.map((p) => ({
-      account_id: accountId, camera_id: call.cameraId ?? null, read_at: call.readAt, plate: p.plate, score: p.score, dscore: p.dscore,
-      region: p.region.code, candidates: JSON.stringify(p.candidates), box: JSON.stringify(p.box),
-      vehicle: p.vehicle ? JSON.stringify(p.vehicle) : null, image_id: imageId ?? null, created_at: now, keys: plateKeys(p.plate),
-    }))));
+    const started = await this.transaction(async (repos) => {
+      const fresh: PlateVisitRow[] = [];
+      for (const p of read) {
+        const { visit, isNew } = await this.visitOf(repos, accountId, call.cameraId ?? null, p, call.readAt, imageId, now);
+        if (isNew) fresh.push(visit);
+        await repos.plateReads.insert([{
+          account_id: accountId, camera_id: call.cameraId ?? null, read_at: call.readAt, plate: p.plate, score: p.score, dscore: p.dscore,
+          region: p.region.code, candidates: JSON.stringify(p.candidates), box: JSON.stringify(p.box),
+          vehicle: p.vehicle ? JSON.stringify(p.vehicle) : null, image_id: imageId ?? null, visit_id: visit.id, created_at: now, keys: plateKeys(p.plate),
+        }]);
+      }
+      return fresh;
+    });
+    for (const visit of started) await this.webhooks.notify(accountId, 'plate-visits', 'visit.started', await this.visitView(visit));
     // Retention as a side job of recording: about one call in fifty removes a batch.
     if (Math.random() < 0.02) await this.purge(now);
+  }
+
+  /** The visit a read joins (its best read updated), or a new one. */
+  private async visitOf(repos: TransactionRepositories, accountId: number, cameraId: string | null, p: PlateReading, readAt: number, imageId: number | undefined, now: number) {
+    const key = foldPlate(p.plate);
+    const open = await repos.plateVisits.findOpen(accountId, cameraId, key, readAt, this.options.visitGapSeconds * 1000);
+    if (!open) {
+      const visit = await repos.plateVisits.create({
+        account_id: accountId, camera_id: cameraId, plate_key: key, first_seen: readAt, last_seen: readAt, reads: 1,
+        plate: p.plate, score: p.score, region: p.region.code, image_id: imageId ?? null, created_at: now,
+      });
+      return { visit, isNew: true };
+    }
+    const better = p.score > open.score ? { plate: p.plate, score: p.score, region: p.region.code, image_id: imageId ?? open.image_id } : {};
+    const visit = { ...open, first_seen: Math.min(open.first_seen, readAt), last_seen: Math.max(open.last_seen, readAt), reads: open.reads + 1, ...better };
+    await repos.plateVisits.update(open.id, { first_seen: visit.first_seen, last_seen: visit.last_seen, reads: visit.reads, ...better });
+    return { visit, isNew: false };
   }
 
   /** Removes reads older than the retention (and their images), a batch at a time; returns how
@@ -78,6 +113,7 @@ export class PlateHistoryService {
   async purge(now = Date.now()): Promise<number> {
     const expired = await this.reads.expired(now - this.options.retentionDays * 86_400_000, PURGE_BATCH);
     await this.reads.remove(expired.map((r) => r.id));
+    await this.visits.removeEmpty([...new Set(expired.flatMap((r) => (r.visit_id === null ? [] : [r.visit_id])))]);
     // An image may serve several reads of one call: it goes with the last of them.
     for (const imageId of new Set(expired.flatMap((r) => (r.image_id === null ? [] : [r.image_id])))) {
       if (!(await this.reads.usesImage(imageId))) await this.images.removeById(imageId);
@@ -100,11 +136,53 @@ export class PlateHistoryService {
     };
   }
 
+  /** A page of an account's visits, the latest seen first; `plate` matches look-alikes. */
+  async listVisits(accountId: number, q: Omit<HistoryQuery, 'fuzzy' | 'region'>): Promise<{ visits: HistoryVisit[]; next: ReadCursor | null }> {
+    const rows = await this.visits.list(accountId, {
+      plateKey: q.plate ? foldPlate(q.plate) : undefined, cameraId: q.cameraId, from: q.from, until: q.until, after: q.after, limit: q.limit + 1,
+    });
+    const page = rows.slice(0, q.limit);
+    const last = page[page.length - 1];
+    return {
+      visits: await Promise.all(page.map((v) => this.visitView(v))),
+      next: rows.length > q.limit && last ? { readAt: last.last_seen, id: last.id } : null,
+    };
+  }
+
+  /** One visit with its reads, or undefined where the account has no such visit. */
+  async visit(accountId: number, id: number): Promise<(HistoryVisit & { results: HistoryRead[] }) | undefined> {
+    const v = await this.visits.find(accountId, id);
+    if (!v) return undefined;
+    const reads = await this.reads.ofVisit(accountId, id);
+    return { ...(await this.visitView(v)), results: await Promise.all(reads.map((r) => this.view(r))) };
+  }
+
+  private async visitView(v: PlateVisitRow): Promise<HistoryVisit> {
+    return {
+      id: v.id, camera_id: v.camera_id, plate: v.plate, score: v.score, region: { code: v.region },
+      first_seen: new Date(v.first_seen).toISOString(), last_seen: new Date(v.last_seen).toISOString(), reads: v.reads,
+      image_url: await this.images.urlOfId(v.image_id),
+    };
+  }
+
   private async view(r: PlateReadRow): Promise<HistoryRead> {
     return {
-      id: r.id, camera_id: r.camera_id, timestamp: new Date(r.read_at).toISOString(), plate: r.plate, score: r.score, dscore: r.dscore,
+      id: r.id, visit_id: r.visit_id, camera_id: r.camera_id, timestamp: new Date(r.read_at).toISOString(), plate: r.plate, score: r.score, dscore: r.dscore,
       region: { code: r.region }, candidates: JSON.parse(r.candidates), box: JSON.parse(r.box), vehicle: r.vehicle ? JSON.parse(r.vehicle) : null,
       image_url: await this.images.urlOfId(r.image_id),
     };
   }
+}
+
+/** One visit as the API and the `visit.started` webhook give it. */
+export interface HistoryVisit {
+  id: number;
+  camera_id: string | null;
+  plate: string;
+  score: number;
+  region: { code: string };
+  first_seen: string;
+  last_seen: string;
+  reads: number;
+  image_url: string | null;
 }

@@ -75,6 +75,7 @@ export interface Database {
   quotas: QuotasTable;
   sessions: SessionsTable;
   login_links: LoginLinksTable;
+  plate_visits: PlateVisitsTable;
   plate_reads: PlateReadsTable;
   plate_read_keys: PlateReadKeysTable;
 }
@@ -235,6 +236,22 @@ export interface PlateReadsTable {
   candidates: string;
   box: string;
   vehicle: string | null;
+  image_id: number | null;
+  visit_id: number | null;
+  created_at: Millis;
+}
+
+export interface PlateVisitsTable {
+  id: Id;
+  account_id: number;
+  camera_id: string | null;
+  plate_key: string;
+  first_seen: Millis;
+  last_seen: Millis;
+  reads: number;
+  plate: string;
+  score: number;
+  region: string;
   image_id: number | null;
   created_at: Millis;
 }

@@ -75,8 +75,14 @@ export class PlateReadRepository {
 
   /** Up to `limit` of the reads stored before `cutoff` (any account), oldest first: what
    * retention removes next, with the images to remove beside them. */
-  expired(cutoff: number, limit: number): Promise<Array<{ id: number; image_id: number | null }>> {
-    return this.db.selectFrom('plate_reads').select(['id', 'image_id']).where('created_at', '<', cutoff).orderBy('created_at').limit(limit).execute();
+  expired(cutoff: number, limit: number): Promise<Array<{ id: number; image_id: number | null; visit_id: number | null }>> {
+    return this.db.selectFrom('plate_reads').select(['id', 'image_id', 'visit_id']).where('created_at', '<', cutoff).orderBy('created_at').limit(limit).execute();
+  }
+
+  /** A visit's reads, in the order they were read. */
+  ofVisit(accountId: number, visitId: number): Promise<PlateReadRow[]> {
+    return this.db.selectFrom('plate_reads').selectAll().where('account_id', '=', accountId).where('visit_id', '=', visitId)
+      .orderBy('read_at').orderBy('id').limit(1000).execute();
   }
 
   async usesImage(imageId: number): Promise<boolean> {

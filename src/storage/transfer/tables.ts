@@ -21,6 +21,7 @@ export const TABLES: ReadonlyArray<{ name: string; key: string | null }> = [
   { name: 'webhook_deliveries', key: 'id' },
   { name: 'usage_counters', key: null },
   { name: 'quotas', key: null },
+  { name: 'plate_visits', key: 'id' },
   { name: 'plate_reads', key: 'id' },
   { name: 'plate_read_keys', key: null },
 ];

@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlateReader, PlateReadResult, PlateReading } from '../../../vision/plates/plate.types.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
+import { startHttpReceiver, type HttpReceiver } from '../../../../test/helpers/http-receiver.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
 
-/** A reader that reads whatever plates the test asks for next. */
+/** A reader that reads whatever plates the test asks for next (at `score`). */
 class ScriptedReader implements PlateReader {
   next: string[] = [];
+  score = 0.9;
   async read(): Promise<PlateReadResult> {
+    const score = this.score;
     const plates: PlateReading[] = this.next.map((plate, i) => ({
       box: { xmin: 10 + 100 * i, ymin: 20, xmax: 90 + 100 * i, ymax: 45 }, plate, region: { code: plate.startsWith('o') ? 'br' : 'us-ca', score: 0.8 },
-      score: 0.9, candidates: [{ plate, score: 0.9 }], dscore: 0.95, vehicle: undefined,
+      score, candidates: [{ plate, score }], dscore: 0.95, vehicle: undefined,
     }));
     return { plates, vehiclesWithoutPlate: [] };
   }
@@ -127,6 +130,76 @@ describe('plate read history API', () => {
     expect((await list(a.auth)).results).toEqual([]);
     const photo = await t.app.inject({ method: 'GET', url: stored!.image_url.replace('http://vigil.test', '') });
     expect(photo.statusCode).toBe(404);
+  });
+});
+
+describe('plate visits', () => {
+  let t: TestApp;
+  let reader: ScriptedReader;
+  let receiver: HttpReceiver;
+  let image: Buffer;
+  beforeAll(async () => {
+    receiver = await startHttpReceiver();
+    reader = new ScriptedReader();
+    t = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1000', PLATE_VISIT_GAP_SECONDS: '60', OUTBOUND_ALLOW: '127.0.0.1' }, { plateReader: reader });
+    image = await sceneJpeg(200, 120, 4);
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  async function read(auth: Record<string, string>, plate: string, camera: string, at: string, score = 0.9) {
+    reader.next = [plate];
+    reader.score = score;
+    const res = await t.app.inject({ method: 'POST', url: '/v1/plate-reader/', headers: auth, payload: { upload: image.toString('base64'), camera_id: camera, timestamp: at } });
+    expect(res.statusCode).toBe(201);
+  }
+  const get = async (auth: Record<string, string>, url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: auth });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  it('joins reads of one plate at one camera within the gap into one visit, with its best read', async () => {
+    const a = await t.account();
+    await read(a.auth, 'abc1234', 'gate', '2026-11-05T08:00:00Z', 0.8);
+    await read(a.auth, 'abc1z34', 'gate', '2026-11-05T08:00:30Z', 0.7); // a look-alike misread of the same car
+    await read(a.auth, 'abc1234', 'gate', '2026-11-05T08:01:20Z', 0.95);
+    await read(a.auth, 'abc1234', 'exit', '2026-11-05T08:01:30Z');
+    await read(a.auth, 'abc1234', 'gate', '2026-11-05T09:00:00Z'); // back an hour later: a new visit
+    const page = await get(a.auth, '/v1/plate-visits/?plate=ABC1234');
+    expect(page.results.map((v: any) => [v.camera_id, v.reads, v.first_seen, v.last_seen])).toEqual([
+      ['gate', 1, '2026-11-05T09:00:00.000Z', '2026-11-05T09:00:00.000Z'],
+      ['exit', 1, '2026-11-05T08:01:30.000Z', '2026-11-05T08:01:30.000Z'],
+      ['gate', 3, '2026-11-05T08:00:00.000Z', '2026-11-05T08:01:20.000Z'],
+    ]);
+    const first = page.results[2];
+    expect(first).toMatchObject({ plate: 'abc1234', score: 0.95, region: { code: 'us-ca' } });
+    const visit = await get(a.auth, `/v1/plate-visits/${first.id}/`);
+    expect(visit.results.map((r: any) => r.plate)).toEqual(['abc1234', 'abc1z34', 'abc1234']);
+    expect(visit.results.every((r: any) => r.visit_id === first.id)).toBe(true);
+    expect((await get(a.auth, '/v1/plate-visits/?camera_id=exit')).results).toHaveLength(1);
+    // Another account sees no such visit.
+    const b = await t.account();
+    expect((await t.app.inject({ method: 'GET', url: `/v1/plate-visits/${first.id}/`, headers: b.auth })).statusCode).toBe(404);
+  });
+
+  it('tells plate-visits webhooks once per visit, and plate-reader webhooks every read', async () => {
+    const a = await t.account();
+    for (const [path, family] of [['/visits', 'plate-visits'], ['/reads', 'plate-reader']]) {
+      const res = await t.app.inject({ method: 'POST', url: '/v1/webhooks/', headers: a.auth, payload: { url: `${receiver.url}${path}`, family } });
+      expect(res.statusCode).toBe(201);
+    }
+    await read(a.auth, 'kjh7788', 'gate', '2026-11-06T08:00:00Z');
+    await read(a.auth, 'kjh7788', 'gate', '2026-11-06T08:00:20Z');
+    await read(a.auth, 'kjh7788', 'gate', '2026-11-06T08:00:40Z');
+    await t.container.runner.drain();
+    const got = await receiver.waitFor(4);
+    const visits = got.filter((r) => r.url === '/visits').map((r) => r.json());
+    expect(visits).toHaveLength(1);
+    expect(visits[0]).toMatchObject({ hook: { event: 'visit.started' }, data: { plate: 'kjh7788', camera_id: 'gate', reads: 1, first_seen: '2026-11-06T08:00:00.000Z' } });
+    expect(got.filter((r) => r.url === '/reads')).toHaveLength(3);
   });
 });
 

@@ -28,6 +28,7 @@ const Box = Type.Object({ xmin: Type.Number(), ymin: Type.Number(), xmax: Type.N
 
 const Read = Type.Object({
   id: Type.Integer(),
+  visit_id: Type.Union([Type.Integer(), Type.Null()], { description: 'the visit the read belongs to' }),
   camera_id: Type.Union([Type.String(), Type.Null()]),
   timestamp: Type.String({ description: 'the call\'s timestamp, else when it was read' }),
   plate: Type.String(),
@@ -45,6 +46,21 @@ const ReadPage = Type.Object({
   next: Type.Union([Type.String(), Type.Null()], { description: 'the next page\'s URL, null on the last page' }),
 });
 
+const Visit = Type.Object({
+  id: Type.Integer(),
+  camera_id: Type.Union([Type.String(), Type.Null()]),
+  plate: Type.String({ description: 'the best read of the visit' }),
+  score: Type.Number(),
+  region: Type.Object({ code: Type.String() }),
+  first_seen: Type.String(),
+  last_seen: Type.String(),
+  reads: Type.Integer(),
+  image_url: Type.Union([Type.String(), Type.Null()], { description: 'the photo of the best read, where one was stored' }),
+}, { additionalProperties: true });
+
+const VisitPage = Type.Object({ results: Type.Array(Visit), next: Type.Union([Type.String(), Type.Null()]) });
+const VisitWithReads = Type.Intersect([Visit, Type.Object({ results: Type.Array(Read) })]);
+
 type FilterQuery = { plate?: string; fuzzy?: string; camera_id?: string; region?: string; start?: string; end?: string };
 
 /** The cursor is the last read's time and id, opaque to clients. */
@@ -54,6 +70,14 @@ function decodeCursor(value: string): ReadCursor {
   const m = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(value, 'base64url').toString());
   if (!m) throw errors.badRequest('Invalid cursor; use the `next` URL of the previous page.', 'invalid_cursor');
   return { readAt: Number(m[1]), id: Number(m[2]) };
+}
+
+/** The URL of the page after `next`, or null. */
+function nextUrl(requestUrl: string, next: ReadCursor | null): string | null {
+  if (!next) return null;
+  const url = new URL(requestUrl, 'http://vigil');
+  url.searchParams.set('cursor', encodeCursor(next));
+  return `${url.pathname}${url.search}`;
 }
 
 function historyQuery(q: FilterQuery, limit: number, cursor?: string): HistoryQuery {
@@ -75,7 +99,8 @@ const csvRow = (r: HistoryRead) => [r.id, r.timestamp, r.camera_id, r.plate, r.s
 /** Most rows one CSV export holds: narrow the filters for more. */
 export const CSV_MAX_ROWS = 100_000;
 
-/** GET /v1/plate-reads/ and /v1/plate-reads.csv: the account's plate read history. */
+/** GET /v1/plate-reads/, /v1/plate-reads.csv and /v1/plate-visits/: the account's plate read
+ * history and the visits it forms. */
 export async function plateHistoryRoutes(app: TypedApp, opts: PlateHistoryRouteOptions) {
   useRecognitionErrors(app);
   const throttle = throttlePerToken(opts.limiter, 'plate-reads', opts.ratePerSecond);
@@ -93,13 +118,42 @@ export async function plateHistoryRoutes(app: TypedApp, opts: PlateHistoryRouteO
     const account = withPlates(accountOf(request));
     const { limit = 100, cursor, ...filters } = request.query;
     const page = await opts.history.list(account.id, historyQuery(filters, limit, cursor));
-    let next: string | null = null;
-    if (page.next) {
-      const url = new URL(request.url, 'http://vigil');
-      url.searchParams.set('cursor', encodeCursor(page.next));
-      next = `${url.pathname}${url.search}`;
-    }
-    return { results: page.reads, next };
+    return { results: page.reads, next: nextUrl(request.url, page.next) };
+  });
+
+  app.get('/plate-visits/', {
+    onRequest: [app.requireAccount, throttle],
+    schema: {
+      summary: 'Visits: reads of one plate at one camera within PLATE_VISIT_GAP_SECONDS, the latest first (Vigil extension)',
+      tags: ['plate-recognition'],
+      security: [{ token: [] }],
+      querystring: Type.Object({
+        plate: Filters.plate, camera_id: Filters.camera_id, start: Filters.start, end: Filters.end,
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), cursor: Type.Optional(Type.String({ maxLength: 64 })),
+      }),
+      response: { 200: VisitPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
+    },
+  }, async (request) => {
+    const account = withPlates(accountOf(request));
+    const { limit = 100, cursor, ...filters } = request.query;
+    const page = await opts.history.listVisits(account.id, historyQuery(filters, limit, cursor));
+    return { results: page.visits, next: nextUrl(request.url, page.next) };
+  });
+
+  app.get('/plate-visits/:id/', {
+    onRequest: [app.requireAccount, throttle],
+    schema: {
+      summary: 'One visit and its reads (Vigil extension)',
+      tags: ['plate-recognition'],
+      security: [{ token: [] }],
+      params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+      response: { 200: VisitWithReads, 401: ErrorDetail, 403: ErrorDetail, 404: ErrorDetail, 429: ErrorDetail },
+    },
+  }, async (request) => {
+    const account = withPlates(accountOf(request));
+    const visit = await opts.history.visit(account.id, request.params.id);
+    if (!visit) throw errors.notFound('No such visit.', 'not_found');
+    return visit;
   });
 
   app.get('/plate-reads.csv', {

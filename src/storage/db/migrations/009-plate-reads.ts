@@ -2,7 +2,27 @@ import type { Kysely } from 'kysely';
 import { dialectOf, millis, notNull, withId } from '../dialect.js';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  // Every plate an account's calls read (issue 29's history), kept PLATE_HISTORY_DAYS.
+  // Reads of one plate at one camera, no more than PLATE_VISIT_GAP_SECONDS apart: one car's visit.
+  await withId(db.schema.createTable('plate_visits'), dialectOf(db))
+    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('camera_id', 'text')
+    /** The plate with look-alikes folded (src/domain/plates/plate-keys.ts): what joins reads. */
+    .addColumn('plate_key', 'text', notNull)
+    .addColumn('first_seen', millis, notNull)
+    .addColumn('last_seen', millis, notNull)
+    .addColumn('reads', 'integer', notNull)
+    /** The best read so far: its plate, score and photo. */
+    .addColumn('plate', 'text', notNull)
+    .addColumn('score', 'real', notNull)
+    .addColumn('region', 'text', notNull)
+    .addColumn('image_id', 'bigint', (c) => c.references('images.id').onDelete('set null'))
+    .addColumn('created_at', millis, notNull)
+    .execute();
+  await db.schema.createIndex('plate_visits_open').on('plate_visits').columns(['account_id', 'plate_key', 'camera_id', 'last_seen']).execute();
+  await db.schema.createIndex('plate_visits_account_time').on('plate_visits').columns(['account_id', 'last_seen', 'id']).execute();
+
+  // Every plate an account's calls read (issue 29's history), kept PLATE_HISTORY_DAYS, each in
+  // the visit it belongs to.
   await withId(db.schema.createTable('plate_reads'), dialectOf(db))
     .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
     .addColumn('camera_id', 'text')
@@ -17,8 +37,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('box', 'text', notNull)
     .addColumn('vehicle', 'text')
     .addColumn('image_id', 'bigint', (c) => c.references('images.id').onDelete('set null'))
+    .addColumn('visit_id', 'bigint', (c) => c.references('plate_visits.id').onDelete('set null'))
     .addColumn('created_at', millis, notNull)
     .execute();
+  await db.schema.createIndex('plate_reads_visit').on('plate_reads').column('visit_id').execute();
   await db.schema.createIndex('plate_reads_account_time').on('plate_reads').columns(['account_id', 'read_at', 'id']).execute();
   await db.schema.createIndex('plate_reads_account_plate').on('plate_reads').columns(['account_id', 'plate', 'read_at']).execute();
   await db.schema.createIndex('plate_reads_account_camera').on('plate_reads').columns(['account_id', 'camera_id', 'read_at']).execute();
@@ -38,4 +60,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('plate_read_keys').execute();
   await db.schema.dropTable('plate_reads').execute();
+  await db.schema.dropTable('plate_visits').execute();
 }
