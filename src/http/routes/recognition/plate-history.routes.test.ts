@@ -121,13 +121,15 @@ describe('plate read history API', () => {
     expect(res.statusCode).toBe(403);
   });
 
-  it('removes reads past the retention, with their photos', async () => {
+  it('removes reads past the retention, with their photos and visits', async () => {
     const a = await t.account();
     await read(a.auth, ['old1234']);
     const [stored] = (await list(a.auth)).results;
     const removed = await t.container.plateHistory.purge(Date.now() + 31 * 86_400_000);
     expect(removed).toBeGreaterThanOrEqual(1);
     expect((await list(a.auth)).results).toEqual([]);
+    const visits = await t.app.inject({ method: 'GET', url: '/v1/plate-visits/', headers: a.auth });
+    expect(visits.json().results).toEqual([]);
     const photo = await t.app.inject({ method: 'GET', url: stored!.image_url.replace('http://vigil.test', '') });
     expect(photo.statusCode).toBe(404);
   });
