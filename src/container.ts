@@ -56,6 +56,7 @@ export interface Container {
   ocr: Recognition['ocr'];
   plates: Recognition['plates'];
   plateHistory: Recognition['history'];
+  watchlists: Recognition['watchlists'];
   onpremAccount: Recognition['onpremAccount'];
   /** Starts the background side: job runner and the offline scheduler (roles all, worker). */
   startWorkers(): void;
@@ -139,6 +140,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
     ocr: recognition.ocr,
     plates: recognition.plates,
     plateHistory: recognition.history,
+    watchlists: recognition.watchlists,
     onpremAccount: recognition.onpremAccount,
     camera,
     dashboard: wireDashboard({

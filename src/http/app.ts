@@ -17,6 +17,7 @@ import { ocrRoutes } from './routes/recognition/ocr.routes.js';
 import { onpremInfoRoutes } from './routes/recognition/onprem.routes.js';
 import { plateHistoryRoutes } from './routes/recognition/plate-history.routes.js';
 import { plateRoutes } from './routes/recognition/plates.routes.js';
+import { watchlistRoutes } from './routes/recognition/watchlist.routes.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.routes.js';
 
 export interface BuildAppOptions {
@@ -90,6 +91,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   });
   await app.register(plateRoutes, plateOptions);
   await app.register(plateHistoryRoutes, { prefix: '/v1', history: container.plateHistory, limiter: container.rateLimiter, ratePerSecond: config.limits.recognitionRatePerSecond });
+  await app.register(watchlistRoutes, { prefix: '/v1', watchlists: container.watchlists });
   await app.register(dashboardRoutes, {
     pages: container.dashboard, cameras: container.camera.cameras, webhooks: container.notifications.webhooks, ocr: container.ocr, plates: container.plates,
     maxUploadBytes: container.config.limits.maxUploadBytes, maxPixels: container.config.images.maxPixels, secureCookies: container.config.publicUrl.startsWith('https:'),

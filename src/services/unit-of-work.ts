@@ -5,6 +5,7 @@ import type { ImageRepository } from '../storage/repositories/image.repository.j
 import type { LicenseRepository } from '../storage/repositories/license.repository.js';
 import type { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
 import type { PlateVisitRepository } from '../storage/repositories/plate-visit.repository.js';
+import type { WatchlistRepository } from '../storage/repositories/watchlist.repository.js';
 
 /** The repositories of one transaction, and a job queue whose jobs commit with it. */
 export interface TransactionRepositories {
@@ -14,6 +15,7 @@ export interface TransactionRepositories {
   images: ImageRepository;
   plateReads: PlateReadRepository;
   plateVisits: PlateVisitRepository;
+  watchlists: WatchlistRepository;
   jobs: JobQueue;
 }
 

@@ -5,12 +5,14 @@ import type { WebhookNotifier } from '../services/notifications/ports.js';
 import { OcrService } from '../services/recognition/ocr.service.js';
 import { PlateHistoryService } from '../services/recognition/plate-history.service.js';
 import { PlateService } from '../services/recognition/plate.service.js';
+import { WatchlistService } from '../services/recognition/watchlist.service.js';
 import type { UnitOfWork } from '../services/unit-of-work.js';
 import type { UsageService } from '../services/usage.service.js';
 import type { Db } from '../storage/db/database.js';
 import type { AccountRepository, AccountRow } from '../storage/repositories/account.repository.js';
 import { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
 import { PlateVisitRepository } from '../storage/repositories/plate-visit.repository.js';
+import { WatchlistRepository } from '../storage/repositories/watchlist.repository.js';
 import type { TextRecognizer } from '../vision/ocr/ocr.types.js';
 import type { PlateReader } from '../vision/plates/plate.types.js';
 import { RecognitionWorkers } from '../vision/runtime/recognition.pool.js';
@@ -20,6 +22,8 @@ export interface Recognition {
   plates: PlateService;
   /** Every plate read, searchable. */
   history: PlateHistoryService;
+  /** Named lists of plates reads are checked against. */
+  watchlists: WatchlistService;
   /** The account every on-premise call acts as (created on first use). */
   onpremAccount(): Promise<AccountRow>;
   /** Stops the engines' worker threads. */
@@ -49,10 +53,12 @@ export function wireRecognition(d: RecognitionDeps): Recognition {
   const plateReader = d.plateReader ?? workers!.plates;
   let onprem: Promise<AccountRow> | undefined;
   const history = new PlateHistoryService(new PlateReadRepository(d.db), new PlateVisitRepository(d.db), d.transaction, d.images, d.webhooks, d.config.plateHistory);
+  const watchlists = new WatchlistService(new WatchlistRepository(d.db), d.transaction);
   return {
     ocr: new OcrService(recognizer, d.usage, d.images, d.webhooks, options),
-    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, history, options),
+    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, history, watchlists, options),
     history,
+    watchlists,
     onpremAccount: () => (onprem ??= ensureOnpremAccount(d.accounts, d.usage, d.config.onprem.maxCalls)),
     close: async () => void (await workers?.close()),
   };

@@ -7,6 +7,7 @@ import { ImageRepository } from '../storage/repositories/image.repository.js';
 import { LicenseRepository } from '../storage/repositories/license.repository.js';
 import { PlateReadRepository } from '../storage/repositories/plate-read.repository.js';
 import { PlateVisitRepository } from '../storage/repositories/plate-visit.repository.js';
+import { WatchlistRepository } from '../storage/repositories/watchlist.repository.js';
 
 /** The UnitOfWork services use: a Kysely transaction and repositories bound to it. */
 export function unitOfWork(db: Db, queue: SqlJobQueue): UnitOfWork {
@@ -17,6 +18,7 @@ export function unitOfWork(db: Db, queue: SqlJobQueue): UnitOfWork {
     images: new ImageRepository(trx),
     plateReads: new PlateReadRepository(trx),
     plateVisits: new PlateVisitRepository(trx),
+    watchlists: new WatchlistRepository(trx),
     jobs: queue.within(trx),
   }));
 }

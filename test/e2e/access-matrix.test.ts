@@ -63,6 +63,7 @@ describe('access matrix', () => {
     { method: 'GET', url: '/v1/plate-reads/', owned: false },
     { method: 'GET', url: '/v1/plate-reads.csv', owned: false },
     { method: 'GET', url: '/v1/plate-visits/', owned: false },
+    { method: 'GET', url: '/v1/watchlists/', owned: false },
   ];
 
   const call = (e: ReturnType<typeof endpoints>[number], headers: Record<string, string>) => {
@@ -174,7 +175,10 @@ describe('access matrix over every registered route', () => {
     const box = { xmin: 1, ymin: 2, xmax: 30, ymax: 12 };
     await t.container.plateHistory.record(owner.id, { cameraId: SERIAL, readAt: Date.now() }, [{ box, plate: 'ownr777', region: { code: 'us', score: 0.9 }, score: 0.9, candidates: [], dscore: 0.9, vehicle: undefined }], undefined);
     expect((await t.container.plateHistory.listVisits(owner.id, { limit: 1 })).visits[0]!.id).toBe(hook.json().id);
-    ownerMarkers = [SERIAL, HOOK_URL, owner.email, owner.token, imageUrl.pathname.split('/').pop()!, String(OWNER_QUOTA), 'ownr777'];
+    // A watchlist of the owner's, the first too.
+    const owned = await t.container.watchlists.create(owner.id, { name: 'owner-list-k3', tag: 'deny', fuzzy: false, plates: [{ plate: 'ownr778' }] });
+    expect(owned.id).toBe(hook.json().id);
+    ownerMarkers = [SERIAL, HOOK_URL, owner.email, owner.token, imageUrl.pathname.split('/').pop()!, String(OWNER_QUOTA), 'ownr777', 'owner-list-k3', 'ownr778'];
     upload = await multipartBody({ upload: { bytes: scene }, camera_id: 'STRANGER-CAM' });
     // The dashboard token list addresses tokens by id.
     params.tokenId = String(tokenId);
@@ -208,7 +212,7 @@ describe('access matrix over every registered route', () => {
     r.method === 'POST'
       ? t.app.inject({ method: 'POST', url: concrete(r), payload: upload.payload, headers: { ...upload.headers, ...headers } })
       : r.method === 'PUT'
-        ? t.app.inject({ method: 'PUT', url: concrete(r), payload: { thresholds: { Blur: 0.9 } }, headers })
+        ? t.app.inject({ method: 'PUT', url: concrete(r), payload: r.url.includes('/watchlists/') ? { plates: [] } : { thresholds: { Blur: 0.9 } }, headers })
         : t.app.inject({ method: r.method as 'GET' | 'DELETE', url: concrete(r), headers });
 
   it('finds every family in the router, and every public route listed still exists', () => {
@@ -226,7 +230,7 @@ describe('access matrix over every registered route', () => {
         const res = await send(r, headers);
         expect(res.statusCode, `${key(r)} ${JSON.stringify(headers)}`).toBe(401);
         const body = res.json();
-        const recognition = /^\/v1\/(ocr|vin|trailer-id|plate-reader|plate-reads|plate-visits|statistics)\b/.test(r.url);
+        const recognition = /^\/v1\/(ocr|vin|trailer-id|plate-reader|plate-reads|plate-visits|watchlists|statistics)\b/.test(r.url);
         expect(body, key(r)).toEqual(recognition ? { detail: expect.any(String), status_code: 401, code: 'unauthorized' } : { message: expect.any(String), code: 'unauthorized' });
       }
     }
@@ -274,9 +278,9 @@ describe('access matrix over every registered route', () => {
       } else res = await getBriefly(concrete(r), { cookie });
       for (const marker of ownerMarkers) expect(res.body, `${key(r)} shows ${marker}`).not.toContain(marker);
       if (ownedParam && isApi(r)) {
-        // The spec: another account's license or camera is 403; a webhook or visit id is simply
-        // not theirs (404).
-        expect(res.statusCode, key(r)).toBe(/^\/v1\/(webhooks|plate-visits)/.test(r.url) ? 404 : 403);
+        // The spec: another account's license or camera is 403; a webhook, visit or watchlist id
+        // is simply not theirs (404).
+        expect(res.statusCode, key(r)).toBe(/^\/v1\/(webhooks|plate-visits|watchlists)/.test(r.url) ? 404 : 403);
       } else if (ownedParam) {
         expect([403, 404], key(r)).toContain(res.statusCode);
       } else {
@@ -287,6 +291,7 @@ describe('access matrix over every registered route', () => {
     const lic = params.license_id;
     expect((await t.app.inject({ url: `/v1/camera-monitoring/${lic}/cameras/${SERIAL}/logs/`, headers: owner.auth })).json()).toHaveLength(2);
     expect((await t.app.inject({ url: '/v1/webhooks/', headers: owner.auth })).json()).toMatchObject([{ url: HOOK_URL, active: true }]);
+    expect((await t.app.inject({ url: '/v1/watchlists/', headers: owner.auth })).json()).toMatchObject([{ name: 'owner-list-k3', plates: [{ plate: 'ownr778' }] }]);
     expect((await t.app.inject({ url: '/v1/camera-monitoring/licenses/', headers: owner.auth })).statusCode).toBe(200);
     expect((await t.app.inject({ url: `/v1/camera-monitoring/${lic}/cameras/${SERIAL}/thresholds/`, headers: owner.auth })).json().thresholds.Blur).toBe(0.5);
   });

@@ -9,6 +9,7 @@ import { ImageRepository } from '../../storage/repositories/image.repository.js'
 import { LicenseRepository } from '../../storage/repositories/license.repository.js';
 import { PlateReadRepository } from '../../storage/repositories/plate-read.repository.js';
 import { PlateVisitRepository } from '../../storage/repositories/plate-visit.repository.js';
+import { WatchlistRepository } from '../../storage/repositories/watchlist.repository.js';
 import type { UnitOfWork } from '../unit-of-work.js';
 import type { Mailer, WebhookNotifier } from '../notifications/ports.js';
 import { AlertService } from './alerts.service.js';
@@ -43,7 +44,7 @@ describe('alerts', () => {
           return 1;
         },
       };
-      return work({ cameras: new CameraRepository(trx), licenses: new LicenseRepository(trx), alerts: new AlertRepository(trx), images: new ImageRepository(trx), plateReads: new PlateReadRepository(trx), plateVisits: new PlateVisitRepository(trx), jobs });
+      return work({ cameras: new CameraRepository(trx), licenses: new LicenseRepository(trx), alerts: new AlertRepository(trx), images: new ImageRepository(trx), plateReads: new PlateReadRepository(trx), plateVisits: new PlateVisitRepository(trx), watchlists: new WatchlistRepository(trx), jobs });
     });
     const service = new AlertService(new AlertRepository(t.container.db), new AccountRepository(t.container.db), t.container.images, transaction, { webhooks, mail }, { groupWindowSeconds: 0 });
     const change = { camera, status: 'anomaly' as const, anomalies: { Blur: 0.9 }, snapshotImageId: null };

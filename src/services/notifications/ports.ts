@@ -2,8 +2,9 @@
  * services in this folder; alert dispatch, OCR and plate reading depend only on this. */
 
 /** `plate-visits` targets receive `visit.started`, once per car (see plate-history.service.ts),
- * where `plate-reader` targets receive every reading. */
-export const WEBHOOK_FAMILIES = ['camera-monitoring', 'ocr', 'plate-reader', 'plate-visits'] as const;
+ * where `plate-reader` targets receive every reading; `plate-watchlist` targets receive
+ * `watchlist.match` for reads of a plate on one of the account's watchlists. */
+export const WEBHOOK_FAMILIES = ['camera-monitoring', 'ocr', 'plate-reader', 'plate-visits', 'plate-watchlist'] as const;
 export type WebhookFamily = (typeof WEBHOOK_FAMILIES)[number];
 
 /** How a target receives events: a JSON body, or (plate-reader targets) a multipart form with

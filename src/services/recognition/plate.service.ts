@@ -6,6 +6,7 @@ import type { UsageService } from '../usage.service.js';
 import type { Metrics } from '../metrics.js';
 import { countedRecognition } from './counted-call.js';
 import type { PlateHistoryService } from './plate-history.service.js';
+import type { WatchlistService } from './watchlist.service.js';
 import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from '../../vision/plates/plate.types.js';
 import { RESULT_VERSION } from './ocr.service.js';
 
@@ -32,6 +33,7 @@ export class PlateService {
     private readonly images: ImageService,
     private readonly webhooks: WebhookNotifier,
     private readonly history: PlateHistoryService,
+    private readonly watchlists: WatchlistService,
     private readonly options: { maxPixels: number; metrics?: Metrics },
   ) {}
 
@@ -54,7 +56,21 @@ export class PlateService {
     if (notify && stored) {
       await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { imageId: stored.id });
     }
+    await this.tellWatchlists(account.id, response, found.plates, stored);
     return response;
+  }
+
+  /** `watchlist.match` to the account's plate-watchlist webhooks, per read plate on a list. */
+  private async tellWatchlists(accountId: number, response: PlateAnswer, plates: readonly PlateReading[], stored: { publicId: string } | undefined): Promise<void> {
+    if (!(await this.webhooks.hasActive(accountId, 'plate-watchlist'))) return;
+    for (const p of plates.filter((x) => x.plate !== '')) {
+      for (const match of await this.watchlists.matches(accountId, p.plate)) {
+        await this.webhooks.notify(accountId, 'plate-watchlist', 'watchlist.match', {
+          ...match, camera_id: response.camera_id, timestamp: response.timestamp, result: { box: p.box, plate: p.plate, region: p.region, score: p.score, dscore: p.dscore },
+          file_url: stored ? this.images.url(stored.publicId) : null,
+        });
+      }
+    }
   }
 }
 

@@ -76,6 +76,8 @@ export interface Database {
   sessions: SessionsTable;
   login_links: LoginLinksTable;
   plate_visits: PlateVisitsTable;
+  watchlists: WatchlistsTable;
+  watchlist_plates: WatchlistPlatesTable;
   plate_reads: PlateReadsTable;
   plate_read_keys: PlateReadKeysTable;
 }
@@ -261,4 +263,21 @@ export interface PlateReadKeysTable {
   account_id: number;
   key: string;
   read_at: Millis;
+}
+
+export interface WatchlistsTable {
+  id: Id;
+  account_id: number;
+  name: string;
+  tag: string;
+  fuzzy: number;
+  created_at: Millis;
+}
+
+export interface WatchlistPlatesTable {
+  watchlist_id: number;
+  account_id: number;
+  /** Lower case, letters and digits. */
+  plate: string;
+  note: string;
 }

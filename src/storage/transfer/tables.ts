@@ -24,4 +24,6 @@ export const TABLES: ReadonlyArray<{ name: string; key: string | null }> = [
   { name: 'plate_visits', key: 'id' },
   { name: 'plate_reads', key: 'id' },
   { name: 'plate_read_keys', key: null },
+  { name: 'watchlists', key: 'id' },
+  { name: 'watchlist_plates', key: null },
 ];

@@ -55,9 +55,30 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('plate_read_keys_lookup').on('plate_read_keys').columns(['account_id', 'key', 'read_at', 'read_id']).execute();
   await db.schema.createIndex('plate_read_keys_read').on('plate_read_keys').column('read_id').execute();
+
+  // Named lists of plates a read is checked against (alert, allow, deny).
+  await withId(db.schema.createTable('watchlists'), dialectOf(db))
+    .addColumn('account_id', 'bigint', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('name', 'text', notNull)
+    .addColumn('tag', 'text', notNull)
+    /** 1: look-alikes and plates one character off match too. */
+    .addColumn('fuzzy', 'integer', notNull)
+    .addColumn('created_at', millis, notNull)
+    .addUniqueConstraint('watchlists_account_name', ['account_id', 'name'])
+    .execute();
+  await db.schema
+    .createTable('watchlist_plates')
+    .addColumn('watchlist_id', 'bigint', (c) => c.notNull().references('watchlists.id').onDelete('cascade'))
+    .addColumn('account_id', 'bigint', notNull)
+    .addColumn('plate', 'text', notNull)
+    .addColumn('note', 'text', notNull)
+    .execute();
+  await db.schema.createIndex('watchlist_plates_account').on('watchlist_plates').columns(['account_id', 'watchlist_id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('watchlist_plates').execute();
+  await db.schema.dropTable('watchlists').execute();
   await db.schema.dropTable('plate_read_keys').execute();
   await db.schema.dropTable('plate_reads').execute();
   await db.schema.dropTable('plate_visits').execute();
