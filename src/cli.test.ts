@@ -75,6 +75,20 @@ describe('vigil CLI', async () => {
     expect((await run('licenses', 'list', '--account', 'nobody@example.com', '--json')).json().error.code).toBe('account_not_found');
   });
 
+  it('creates, lists, refills and deletes watchlists, from a list or a file', async () => {
+    const file = path.join(dataDir, 'plates.txt');
+    await fs.writeFile(file, 'XYZ-987, the courier\nkjh7788\n');
+    const list = (await run('watchlists', 'create', '--account', 'ops@example.com', '--name', 'gate', '--tag', 'allow', '--fuzzy', '--plates', 'abc1234', '--file', file, '--json')).json();
+    expect(list).toMatchObject({ name: 'gate', tag: 'allow', fuzzy: true, plates: [{ plate: 'abc1234', note: '' }, { plate: 'xyz987', note: 'the courier' }, { plate: 'kjh7788', note: '' }] });
+    expect((await run('watchlists', 'list', '--account', 'ops@example.com')).out).toContain(`${list.id} gate (allow, fuzzy): 3 plates`);
+    const refilled = (await run('watchlists', 'set-plates', '--account', 'ops@example.com', String(list.id), '--plates', 'mno555', '--json')).json();
+    expect(refilled.plates).toEqual([{ plate: 'mno555', note: '' }]);
+    const bad = await run('watchlists', 'create', '--account', 'ops@example.com', '--name', 'x', '--tag', 'maybe');
+    expect(bad.code).not.toBe(0);
+    expect((await run('watchlists', 'delete', '--account', 'ops@example.com', String(list.id), '--json')).json()).toEqual({ deleted: list.id });
+    expect((await run('watchlists', 'list', '--account', 'ops@example.com', '--json')).json()).toEqual([]);
+  });
+
   it('deletes a license and an account only with --yes', async () => {
     await run('accounts', 'create', '--email', 'leaving@example.com', '--json');
     const license = (await run('licenses', 'create', '--account', 'leaving@example.com', '--size', '2', '--json')).json();

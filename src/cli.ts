@@ -5,6 +5,7 @@ import { cliContext, type CliIo } from './cli/context.js';
 import { registerListCommands } from './cli/list-commands.js';
 import { registerOfflineCommands } from './cli/offline-commands.js';
 import { registerServerCommands } from './cli/server-commands.js';
+import { registerWatchlistCommands } from './cli/watchlist-commands.js';
 import { AppError } from './services/errors.js';
 import { VERSION } from './version.js';
 
@@ -33,6 +34,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
   registerAdminCommands(program, ctx);
   registerOfflineCommands(program, ctx);
   registerListCommands(program, ctx);
+  registerWatchlistCommands(program, ctx);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -80,7 +80,7 @@ function registerSettingCommands(program: Command, ctx: CliContext): void {
     .command('create')
     .requiredOption('--account <email>', 'owner e-mail')
     .requiredOption('--url <url>', 'target URL (http or https)')
-    .option('--family <family>', 'camera-monitoring, ocr or plate-reader', 'camera-monitoring')
+    .option('--family <family>', 'camera-monitoring, ocr, plate-reader, plate-visits or plate-watchlist', 'camera-monitoring')
     .option('--format <format>', 'json, or multipart (plate-reader: the image as upload)', 'json')
     .addOption(ctx.jsonOption())
     .action(async (o: { account: string; url: string; family: string; format: string }) => {
