@@ -394,4 +394,43 @@ describe('dashboard', () => {
     expect(page.body.match(/data-camera="/g)).toHaveLength(GRID_LIMIT);
     expect((await s.get('/live/cameras')).json().cameras).toHaveLength(GRID_LIMIT);
   });
+
+  it('shows the plate reads, searches them (fuzzy too), pages, exports and opens a visit', async () => {
+    const u = await user();
+    const other = await user();
+    const reading = (plate: string, score = 0.9) => ({ box: { xmin: 1, ymin: 2, xmax: 30, ymax: 12 }, plate, region: { code: 'us', score: 0.8 }, score, candidates: [], dscore: 0.9, vehicle: undefined });
+    const t0 = Date.UTC(2026, 10, 20, 8, 0, 0);
+    await t.container.plateHistory.record(u.id, { cameraId: 'gate', readAt: t0 }, [reading('abc1234', 0.8)], undefined);
+    await t.container.plateHistory.record(u.id, { cameraId: 'gate', readAt: t0 + 30_000 }, [reading('abc1234', 0.95)], undefined);
+    for (let i = 0; i < 60; i++) await t.container.plateHistory.record(u.id, { cameraId: 'exit', readAt: t0 + 3_600_000 + i * 600_000 }, [reading(`zz${String(i).padStart(2, '0')}999`)], undefined);
+    await t.container.plateHistory.record(other.id, { cameraId: 'gate', readAt: t0 }, [reading('abc1234')], undefined);
+    const s = await session(u.email);
+
+    const first = await s.get('/plates');
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toContain('aria-current="page">Plates');
+    expect(first.body.match(/class="plate">/g)).toHaveLength(50);
+    const older = /href="(\/plates\?cursor=[^"]+)" rel="next"/.exec(first.body)![1]!;
+    const second = await s.get(older.replace(/&amp;/g, '&'));
+    expect(second.body.match(/class="plate">/g)).toHaveLength(12);
+    expect(second.body).toContain('ABC1234');
+
+    const near = await s.get('/plates?plate=A8C-1284&fuzzy=on');
+    expect(near.body.match(/class="plate">ABC1234</g)).toHaveLength(2);
+    expect((await s.get('/plates?plate=A8C-1284')).body).toContain('No plate reads match');
+    expect((await s.get('/plates?camera_id=gate')).body.match(/class="plate">/g)).toHaveLength(2);
+
+    const csv = await s.get('/plates.csv?camera_id=gate');
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.body.split('\n')).toHaveLength(3);
+
+    const visitLink = /href="\/plates\/visits\/(\d+)"/.exec(near.body)![1]!;
+    const visit = await s.get(`/plates/visits/${visitLink}`);
+    expect(visit.statusCode).toBe(200);
+    expect(visit.body).toContain('2 reads');
+    expect(visit.body).toContain('best score 0.95');
+    const stranger = await session(other.email);
+    expect((await stranger.get(`/plates/visits/${visitLink}`)).statusCode).toBe(404);
+    expect((await stranger.get('/plates')).body.match(/class="plate">/g)).toHaveLength(1);
+  });
 });

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { CamerasService } from '../../../services/camera-monitoring/cameras.service.js';
 import type { Dashboard } from '../../../services/dashboard/index.js';
 import type { OcrService } from '../../../services/recognition/ocr.service.js';
+import type { PlateHistoryService } from '../../../services/recognition/plate-history.service.js';
 import type { PlateService } from '../../../services/recognition/plate.service.js';
 import type { WebhookService } from '../../../services/webhooks/webhook.service.js';
 import { SESSION_TTL_MS } from '../../../services/dashboard/session.service.js';
@@ -15,6 +16,7 @@ import { cameraPages } from './cameras.routes.js';
 import { liveRoutes } from './live.routes.js';
 import { thumbnailRoutes } from './thumbnails.routes.js';
 import { errorPage } from './pages.view.js';
+import { platePages } from './plates.routes.js';
 import { recognitionPages } from './recognition.routes.js';
 import { pageContext } from './session.js';
 
@@ -30,6 +32,7 @@ export interface DashboardRouteOptions {
   webhooks: WebhookService;
   ocr: OcrService;
   plates: PlateService;
+  history: PlateHistoryService;
   maxUploadBytes: number;
   maxPixels: number;
   /** Cookies only over HTTPS (PUBLIC_URL is https). */
@@ -69,6 +72,7 @@ export async function dashboardRoutes(app: TypedApp, opts: DashboardRouteOptions
   await app.register(accountPages, { dashboard, webhooks: opts.webhooks, sessions });
   await app.register(liveRoutes, { dashboard, sessions, live });
   await app.register(thumbnailRoutes, { sessions, thumbnails });
+  await app.register(platePages, { history: opts.history, sessions });
   await app.register(recognitionPages, { dashboard, ocr: opts.ocr, plates: opts.plates, sessions, maxUploadBytes, maxPixels: opts.maxPixels });
 }
 

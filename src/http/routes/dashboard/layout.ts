@@ -9,6 +9,7 @@ export interface PageContext {
 const NAV = [
   ['/', 'Cameras'],
   ['/alerts', 'Alerts'],
+  ['/plates', 'Plates'],
   ['/recognition', 'Recognition'],
   ['/webhooks', 'Webhooks'],
   ['/tokens', 'API tokens'],

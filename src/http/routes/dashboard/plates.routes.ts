@@ -1,0 +1,56 @@
+import type { TypedApp } from '../../typed-app.js';
+import type { SessionService } from '../../../services/dashboard/session.service.js';
+import { errors } from '../../../services/errors.js';
+import type { HistoryQuery, PlateHistoryService } from '../../../services/recognition/plate-history.service.js';
+import { toCsv } from '../../../domain/csv.js';
+import { platesPage, type PlateSearch, visitPage } from './plates.view.js';
+import { pageContext, requireSession, sessionOf, textField } from './session.js';
+
+const PAGE = 50;
+
+/** The cursor of the dashboard's "older" link: the last read's time and id. */
+const cursorOf = (c: { readAt: number; id: number }) => `${c.readAt}.${c.id}`;
+function parseCursor(value: string | undefined): HistoryQuery['after'] {
+  const m = value ? /^(\d{1,16})\.(\d{1,16})$/.exec(value) : null;
+  return m ? { readAt: Number(m[1]), id: Number(m[2]) } : undefined;
+}
+
+function searchOf(query: unknown): PlateSearch {
+  return {
+    plate: (textField(query, 'plate') ?? '').slice(0, 32),
+    fuzzy: textField(query, 'fuzzy') === 'on',
+    camera: (textField(query, 'camera_id') ?? '').slice(0, 128),
+  };
+}
+
+const queryOf = (s: PlateSearch, limit: number): HistoryQuery => ({ plate: s.plate || undefined, fuzzy: s.fuzzy, cameraId: s.camera || undefined, limit });
+
+const params = (s: PlateSearch, extra: Record<string, string> = {}) =>
+  new URLSearchParams({ ...(s.plate ? { plate: s.plate } : {}), ...(s.fuzzy ? { fuzzy: 'on' } : {}), ...(s.camera ? { camera_id: s.camera } : {}), ...extra }).toString();
+
+/** `/plates`: the account's plate read history (search, fuzzy search, paging, CSV) and visits. */
+export async function platePages(app: TypedApp, opts: { history: PlateHistoryService; sessions: SessionService }) {
+  const preHandler = requireSession(opts.sessions);
+
+  app.get('/plates', { preHandler }, async (request, reply) => {
+    const search = searchOf(request.query);
+    const page = await opts.history.list(sessionOf(request).account.id, { ...queryOf(search, PAGE), after: parseCursor(textField(request.query, 'cursor')) });
+    const older = page.next ? `/plates?${params(search, { cursor: cursorOf(page.next) })}` : null;
+    return reply.type('text/html').send(platesPage(pageContext(request), search, page.reads, older, `/plates.csv?${params(search)}`).value);
+  });
+
+  app.get('/plates.csv', { preHandler }, async (request, reply) => {
+    const search = searchOf(request.query);
+    const page = await opts.history.list(sessionOf(request).account.id, queryOf(search, 1000));
+    const rows = page.reads.map((r) => [r.timestamp, r.camera_id, r.plate, r.score, r.region.code, r.visit_id]);
+    return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="plates.csv"')
+      .send(toCsv(['timestamp', 'camera_id', 'plate', 'score', 'region', 'visit_id'], rows));
+  });
+
+  app.get('/plates/visits/:id', { preHandler }, async (request, reply) => {
+    const id = Number(textField(request.params, 'id'));
+    const visit = Number.isSafeInteger(id) && id > 0 ? await opts.history.visit(sessionOf(request).account.id, id) : undefined;
+    if (!visit) throw errors.notFound('Not found.');
+    return reply.type('text/html').send(visitPage(pageContext(request), visit).value);
+  });
+}
