@@ -274,6 +274,31 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await shot('recognition-ocr');
   }, 90_000);
 
+  it('finds the plate read in the history, with its photo, fuzzy too, and opens its visit', async () => {
+    // The recognition page's read is in the history; two more of the car at another camera, the
+    // second with its photo kept.
+    const photo = await sceneJpeg(320, 240, 9);
+    const stored = await t.container.images.store(account.id, photo, `accounts/${account.id}/plates`);
+    const reading = { box: { xmin: 60, ymin: 150, xmax: 200, ymax: 190 }, plate: 'ab123cd', region: { code: 'fr', score: 0.9 }, score: 0.97, candidates: [], dscore: 0.9, vehicle: undefined };
+    await t.container.plateHistory.record(account.id, { cameraId: 'LANE-2', readAt: Date.now() - 10_000 }, [{ ...reading, score: 0.8 }], undefined);
+    await t.container.plateHistory.record(account.id, { cameraId: 'LANE-2', readAt: Date.now() }, [reading], stored.id);
+    await page.goto(`${base}/plates`);
+    expect(await page.locator('table.reads tbody tr').count()).toBe(3);
+    await page.waitForFunction(imagesLoaded, 'table.reads img');
+    expect(await page.locator('table.reads img').count()).toBe(1);
+    await shot('plates');
+    await page.fill('input[name="plate"]', 'AB-128-CD');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await page.locator('table.reads tbody tr').count()).toBe(0);
+    await page.check('input[name="fuzzy"]');
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await page.locator('table.reads tbody tr').count()).toBe(3);
+    await page.locator('table.reads a', { hasText: 'visit' }).first().click();
+    expect(await page.locator('h1').textContent()).toBe('Visit of AB123CD');
+    expect(await page.locator('main p').first().textContent()).toMatch(/LANE-2 .* 2 reads · best score 0\.97/);
+    await shot('plate-visit');
+  });
+
   it('is readable on a phone', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     await phone.context().addCookies(await page.context().cookies());
@@ -283,7 +308,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await phone.goto(`${base}/cameras/${licenseId}/GATE-1`);
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shot('camera-phone', phone);
-    for (const [path, name] of [['/alerts', 'alerts-phone'], ['/webhooks', 'webhooks-phone'], ['/recognition', 'recognition-phone'], ['/tokens', 'tokens-phone']] as const) {
+    for (const [path, name] of [['/alerts', 'alerts-phone'], ['/webhooks', 'webhooks-phone'], ['/recognition', 'recognition-phone'], ['/tokens', 'tokens-phone'], ['/plates', 'plates-phone']] as const) {
       await phone.goto(`${base}${path}`);
       expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await shot(name, phone);

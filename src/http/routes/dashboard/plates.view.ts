@@ -25,11 +25,11 @@ export function platesPage(ctx: PageContext, search: PlateSearch, reads: readonl
     body: html`<h1>Plates</h1>
 <form method="get" action="/plates" class="filters" role="search">
   <label>Plate <input name="plate" value="${search.plate}" maxlength="32" autocomplete="off"></label>
-  <label><input type="checkbox" name="fuzzy" value="on"${search.fuzzy ? html` checked` : ''}> also look-alikes and one character off</label>
+  <label class="check"><input type="checkbox" name="fuzzy" value="on"${search.fuzzy ? html` checked` : ''}> also look-alikes and one character off</label>
   <label>Camera <input name="camera_id" value="${search.camera}" maxlength="128"></label>
   <button type="submit">Search</button> <a href="${csv}" download>CSV</a>
 </form>
-${reads.length === 0 ? html`<p class="muted">No plate reads${search.plate || search.camera ? ' match' : ' yet'}.</p>` : html`<table class="reads">
+${reads.length === 0 ? html`<p class="muted">No plate reads${search.plate || search.camera ? ' match' : ' yet'}.</p>` : html`<table class="list reads">
 <thead><tr><th>Read</th><th>Camera</th><th>Plate</th><th>Score</th><th>Region</th><th>Visit</th><th>Photo</th></tr></thead>
 <tbody>${readRows(reads, true)}</tbody></table>`}
 ${older ? html`<p><a href="${older}" rel="next">Older reads</a></p>` : ''}`,
@@ -42,7 +42,7 @@ export function visitPage(ctx: PageContext, visit: HistoryVisit & { results: His
     title: `Visit of ${visit.plate.toUpperCase()}`, active: '/plates', ctx,
     body: html`<h1>Visit of <span class="plate">${visit.plate.toUpperCase()}</span></h1>
 <p>${visit.camera_id ?? 'No camera'} · ${utc(Date.parse(visit.first_seen))} to ${utc(Date.parse(visit.last_seen))} · ${String(visit.reads)} reads · best score ${score(visit.score)}</p>
-<table class="reads"><thead><tr><th>Read</th><th>Camera</th><th>Plate</th><th>Score</th><th>Region</th><th>Photo</th></tr></thead>
+<table class="list reads"><thead><tr><th>Read</th><th>Camera</th><th>Plate</th><th>Score</th><th>Region</th><th>Photo</th></tr></thead>
 <tbody>${readRows(visit.results, false)}</tbody></table>
 <p><a href="/plates?plate=${encodeURIComponent(visit.plate)}">All reads of ${visit.plate.toUpperCase()}</a></p>`,
   });
