@@ -107,7 +107,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const analyzer = overrides.analyzer ?? new PooledCameraAnalyzer(config.workers.threads, config.vision);
   const camera = wireCameraMonitoring({ config, db, queue, images, licenses, accounts: accountRepo, alertRepo, notifications, analyzer, metrics });
   const recognition = wireRecognition({
-    config, db, transaction: unitOfWork(db, queue), usage, images, webhooks: notifications.webhooks, accounts: accountRepo, metrics,
+    config, db, transaction: unitOfWork(db, queue), usage, images, webhooks: notifications.webhooks, mailer: notifications.mail, accounts: accountRepo, metrics,
     recognizer: overrides.recognizer, plateReader: overrides.plateReader,
   });
   const handlers: JobHandlers = {

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { ImageService } from '../services/images.service.js';
 import type { Metrics } from '../services/metrics.js';
-import type { WebhookNotifier } from '../services/notifications/ports.js';
+import type { Mailer, WebhookNotifier } from '../services/notifications/ports.js';
 import { OcrService } from '../services/recognition/ocr.service.js';
 import { PlateHistoryService } from '../services/recognition/plate-history.service.js';
 import { PlateService } from '../services/recognition/plate.service.js';
@@ -37,6 +37,7 @@ export interface RecognitionDeps {
   usage: UsageService;
   images: ImageService;
   webhooks: WebhookNotifier;
+  mailer: Mailer;
   accounts: AccountRepository;
   metrics: Metrics;
   /** Engines tests put in place of the worker pools. */
@@ -56,7 +57,7 @@ export function wireRecognition(d: RecognitionDeps): Recognition {
   const watchlists = new WatchlistService(new WatchlistRepository(d.db), d.transaction);
   return {
     ocr: new OcrService(recognizer, d.usage, d.images, d.webhooks, options),
-    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, history, watchlists, options),
+    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, history, watchlists, d.mailer, options),
     history,
     watchlists,
     onpremAccount: () => (onprem ??= ensureOnpremAccount(d.accounts, d.usage, d.config.onprem.maxCalls)),

@@ -1,12 +1,12 @@
 import type { AccountRow } from '../../storage/repositories/account.repository.js';
 import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
-import type { WebhookNotifier } from '../notifications/ports.js';
+import type { Mailer, MailMessage, WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
 import type { Metrics } from '../metrics.js';
 import { countedRecognition } from './counted-call.js';
 import type { PlateHistoryService } from './plate-history.service.js';
-import type { WatchlistService } from './watchlist.service.js';
+import type { WatchlistMatch, WatchlistService } from './watchlist.service.js';
 import type { Box, PlateReader, PlateReadOptions, PlateReadResult, PlateReading, VehicleOnly } from '../../vision/plates/plate.types.js';
 import { RESULT_VERSION } from './ocr.service.js';
 
@@ -34,6 +34,7 @@ export class PlateService {
     private readonly webhooks: WebhookNotifier,
     private readonly history: PlateHistoryService,
     private readonly watchlists: WatchlistService,
+    private readonly mailer: Mailer,
     private readonly options: { maxPixels: number; metrics?: Metrics },
   ) {}
 
@@ -56,22 +57,37 @@ export class PlateService {
     if (notify && stored) {
       await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { imageId: stored.id });
     }
-    await this.tellWatchlists(account.id, response, found.plates, stored);
+    await this.tellWatchlists(account, response, found.plates, stored);
     return response;
   }
 
-  /** `watchlist.match` to the account's plate-watchlist webhooks, per read plate on a list. */
-  private async tellWatchlists(accountId: number, response: PlateAnswer, plates: readonly PlateReading[], stored: { publicId: string } | undefined): Promise<void> {
-    if (!(await this.webhooks.hasActive(accountId, 'plate-watchlist'))) return;
-    for (const p of plates.filter((x) => x.plate !== '')) {
-      for (const match of await this.watchlists.matches(accountId, p.plate)) {
-        await this.webhooks.notify(accountId, 'plate-watchlist', 'watchlist.match', {
-          ...match, camera_id: response.camera_id, timestamp: response.timestamp, result: { box: p.box, plate: p.plate, region: p.region, score: p.score, dscore: p.dscore },
-          file_url: stored ? this.images.url(stored.publicId) : null,
-        });
+  /** Per read plate on one of the account's watchlists: `watchlist.match` to its
+   * plate-watchlist webhooks, and for alert and deny lists an e-mail to the account. */
+  private async tellWatchlists(account: AccountRow, response: PlateAnswer, plates: readonly PlateReading[], stored: { publicId: string } | undefined): Promise<void> {
+    const read = plates.filter((x) => x.plate !== '');
+    if (read.length === 0) return;
+    const hooks = await this.webhooks.hasActive(account.id, 'plate-watchlist');
+    const fileUrl = stored ? this.images.url(stored.publicId) : null;
+    for (const p of read) {
+      for (const match of await this.watchlists.matches(account.id, p.plate)) {
+        const event = { ...match, camera_id: response.camera_id, timestamp: response.timestamp, result: { box: p.box, plate: p.plate, region: p.region, score: p.score, dscore: p.dscore }, file_url: fileUrl };
+        if (hooks) await this.webhooks.notify(account.id, 'plate-watchlist', 'watchlist.match', event);
+        if (this.mailer.enabled && match.watchlist.tag !== 'allow') await this.mailer.enqueue(watchlistEmail(account.email, event));
       }
     }
   }
+}
+
+/** The e-mail of a read plate on an alert or deny list. */
+function watchlistEmail(to: string, e: WatchlistMatch & { camera_id: string | null; timestamp: string; result: { plate: string; score: number }; file_url: string | null }): MailMessage {
+  const plate = e.result.plate.toUpperCase();
+  const where = e.camera_id ? ` at camera ${e.camera_id}` : '';
+  const lines = [
+    `${plate} was read${where} at ${e.timestamp} (score ${e.result.score.toFixed(2)}).`,
+    `It is on the watchlist "${e.watchlist.name}" (${e.watchlist.tag})${e.exact ? '' : `, as ${e.entry.plate.toUpperCase()} one character off`}${e.entry.note ? `: ${e.entry.note}` : ''}.`,
+    ...(e.file_url ? [`Photo: ${e.file_url}`] : []),
+  ];
+  return { to, subject: `Vigil: ${plate} on watchlist ${e.watchlist.name}`, text: lines.join('\n') };
 }
 
 /** The reader response existing clients parse (compatibility.md). */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlateReader, PlateReadResult } from '../../../vision/plates/plate.types.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { startHttpReceiver, type HttpReceiver } from '../../../../test/helpers/http-receiver.js';
+import { startSmtpSink, type SmtpSink } from '../../../../test/helpers/smtp-sink.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers/test-app.js';
 
 /** A reader that reads the plate the test names next. */
@@ -17,16 +18,19 @@ describe('watchlists', () => {
   let t: TestApp;
   let reader: ScriptedReader;
   let receiver: HttpReceiver;
+  let smtp: SmtpSink;
   let image: Buffer;
   beforeAll(async () => {
     receiver = await startHttpReceiver();
+    smtp = await startSmtpSink();
     reader = new ScriptedReader();
-    t = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1000', OUTBOUND_ALLOW: '127.0.0.1' }, { plateReader: reader });
+    t = await buildTestApp({ RECOGNITION_RATE_PER_SECOND: '1000', OUTBOUND_ALLOW: '127.0.0.1', SMTP_URL: smtp.url }, { plateReader: reader });
     image = await sceneJpeg(200, 120, 4);
   });
   afterAll(async () => {
     await t.close();
     await receiver.close();
+    await smtp.close();
   });
   const call = (auth: Record<string, string>, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: auth, ...(payload ? { payload } : {}) });
@@ -79,5 +83,22 @@ describe('watchlists', () => {
       data: { watchlist: { name: 'vip', tag: 'allow' }, entry: { plate: 'kjh7788', note: 'the director' }, exact: true, camera_id: 'gate', result: { plate: 'kjh7788' } },
     });
     expect(receiver.requests.filter((r) => r.url === '/watch')).toHaveLength(1);
+  });
+
+  it('e-mail the account when a plate on an alert or deny list is read, not an allow list', async () => {
+    const a = await t.account();
+    await call(a.auth, 'POST', '/v1/watchlists/', { name: 'stolen', tag: 'alert', fuzzy: true, plates: [{ plate: 'qrs4455', note: 'reported 3 Nov' }] });
+    await call(a.auth, 'POST', '/v1/watchlists/', { name: 'staff', tag: 'allow', plates: [{ plate: 'tuv6677' }] });
+    const before = smtp.messages.length;
+    for (const plate of ['tuv6677', 'qrs4456']) {
+      reader.next = plate;
+      expect((await call(a.auth, 'POST', '/v1/plate-reader/', { upload: image.toString('base64'), camera_id: 'yard' })).statusCode).toBe(201);
+    }
+    await t.container.runner.drain();
+    const mails = (await smtp.waitFor(before + 1)).slice(before).filter((m) => m.to.includes(a.email));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Vigil: QRS4456 on watchlist stolen');
+    expect(mails[0]!.text).toContain('QRS4456 was read at camera yard');
+    expect(mails[0]!.text).toContain('as QRS4455 one character off: reported 3 Nov');
   });
 });
