@@ -93,7 +93,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   await app.register(plateHistoryRoutes, { prefix: '/v1', history: container.plateHistory, limiter: container.rateLimiter, ratePerSecond: config.limits.recognitionRatePerSecond });
   await app.register(watchlistRoutes, { prefix: '/v1', watchlists: container.watchlists });
   await app.register(dashboardRoutes, {
-    pages: container.dashboard, cameras: container.camera.cameras, webhooks: container.notifications.webhooks, ocr: container.ocr, plates: container.plates, history: container.plateHistory,
+    pages: container.dashboard, cameras: container.camera.cameras, webhooks: container.notifications.webhooks, ocr: container.ocr, plates: container.plates, history: container.plateHistory, watchlists: container.watchlists,
     maxUploadBytes: container.config.limits.maxUploadBytes, maxPixels: container.config.images.maxPixels, secureCookies: container.config.publicUrl.startsWith('https:'),
   });
   return app;

@@ -297,6 +297,18 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     expect(await page.locator('h1').textContent()).toBe('Visit of AB123CD');
     expect(await page.locator('main p').first().textContent()).toMatch(/LANE-2 .* 2 reads · best score 0\.97/);
     await shot('plate-visit');
+
+    // A watchlist made on its page marks the plate on the Plates page.
+    await page.getByRole('link', { name: 'Watchlists' }).click();
+    await page.fill('input[name="name"]', 'stolen');
+    await page.selectOption('select[name="tag"]', 'alert');
+    await page.fill('form[action="/watchlists/create"] textarea[name="plates"]', 'AB-123-CD, reported 3 Nov');
+    await page.getByRole('button', { name: 'Create watchlist' }).click();
+    expect(await page.locator('.notice').textContent()).toContain('Watchlist created');
+    expect(await page.locator('.watchlist textarea').inputValue()).toBe('AB123CD, reported 3 Nov');
+    await shot('watchlists');
+    await page.goto(`${base}/plates`);
+    expect(await page.locator('table.reads .tag.watch-alert').count()).toBe(3);
   });
 
   it('is readable on a phone', async () => {
@@ -308,7 +320,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await phone.goto(`${base}/cameras/${licenseId}/GATE-1`);
     expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shot('camera-phone', phone);
-    for (const [path, name] of [['/alerts', 'alerts-phone'], ['/webhooks', 'webhooks-phone'], ['/recognition', 'recognition-phone'], ['/tokens', 'tokens-phone'], ['/plates', 'plates-phone']] as const) {
+    for (const [path, name] of [['/alerts', 'alerts-phone'], ['/webhooks', 'webhooks-phone'], ['/recognition', 'recognition-phone'], ['/tokens', 'tokens-phone'], ['/plates', 'plates-phone'], ['/watchlists', 'watchlists-phone']] as const) {
       await phone.goto(`${base}${path}`);
       expect(await phone.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await shot(name, phone);

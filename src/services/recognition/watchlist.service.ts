@@ -72,22 +72,25 @@ export class WatchlistService {
   /** The lists a read plate is on: the same plate with look-alikes folded, or, on fuzzy lists,
    * one character off (src/domain/plates/plate-keys.ts). */
   async matches(accountId: number, plate: string): Promise<WatchlistMatch[]> {
+    return (await this.matcher(accountId))(plate);
+  }
+
+  /** matches() for many plates: the account's lists are read once. */
+  async matcher(accountId: number): Promise<(plate: string) => WatchlistMatch[]> {
     const lists = await this.lists.list(accountId);
-    if (lists.length === 0) return [];
-    const entries = await this.lists.plates(accountId);
-    const folded = foldPlate(plate);
-    const keys = new Set(plateKeys(plate));
-    const out: WatchlistMatch[] = [];
-    for (const l of lists) {
-      for (const e of entries.filter((x) => x.watchlist_id === l.id)) {
-        const exact = foldPlate(e.plate) === folded;
-        if (exact || (l.fuzzy === 1 && plateKeys(e.plate).some((k) => keys.has(k)))) {
-          out.push({ watchlist: { id: l.id, name: l.name, tag: l.tag as WatchlistTag }, entry: { plate: e.plate, note: e.note }, exact });
-          break;
-        }
+    if (lists.length === 0) return () => [];
+    const entries = (await this.lists.plates(accountId)).map((e) => ({ ...e, folded: foldPlate(e.plate), keys: plateKeys(e.plate) }));
+    return (plate) => {
+      const folded = foldPlate(plate);
+      const keys = new Set(plateKeys(plate));
+      const out: WatchlistMatch[] = [];
+      for (const l of lists) {
+        const listed = entries.filter((x) => x.watchlist_id === l.id);
+        const hit = listed.find((e) => e.folded === folded) ?? (l.fuzzy === 1 ? listed.find((e) => e.keys.some((k) => keys.has(k))) : undefined);
+        if (hit) out.push({ watchlist: { id: l.id, name: l.name, tag: l.tag as WatchlistTag }, entry: { plate: hit.plate, note: hit.note }, exact: hit.folded === folded });
       }
-    }
-    return out;
+      return out;
+    };
   }
 
   private async require(accountId: number, id: number): Promise<WatchlistRow> {

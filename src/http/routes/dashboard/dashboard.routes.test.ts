@@ -433,4 +433,29 @@ describe('dashboard', () => {
     expect((await stranger.get(`/plates/visits/${visitLink}`)).statusCode).toBe(404);
     expect((await stranger.get('/plates')).body.match(/class="plate">/g)).toHaveLength(1);
   });
+
+  it('creates, edits and deletes watchlists, and marks listed plates on the Plates page', async () => {
+    const u = await user();
+    const s = await session(u.email);
+    await t.container.plateHistory.record(u.id, { cameraId: 'gate', readAt: Date.UTC(2026, 10, 21, 8) }, [{ box: { xmin: 1, ymin: 2, xmax: 30, ymax: 12 }, plate: 'abc1284', region: { code: 'us', score: 0.8 }, score: 0.9, candidates: [], dscore: 0.9, vehicle: undefined }], undefined);
+    const created = await s.post('/watchlists/create', { name: 'stolen <cars>', tag: 'alert', fuzzy: 'on', plates: 'ABC-1234, reported\nxyz987' });
+    expect(created.statusCode).toBe(303);
+    const page = await s.get('/watchlists?saved=created');
+    expect(page.body).toContain('Watchlist created.');
+    expect(page.body).toContain('stolen &lt;cars&gt;');
+    expect(page.body).toContain('ABC1234, reported\nXYZ987</textarea>');
+    const id = /action="\/watchlists\/(\d+)\/plates"/.exec(page.body)![1]!;
+    // The read one character off is marked as on the fuzzy list.
+    expect((await s.get('/plates')).body).toMatch(/class="plate">ABC1284 <span class="tag watch-alert" title="on watchlist stolen &lt;cars&gt;">/);
+    expect((await s.post(`/watchlists/${id}/plates`, { plates: 'MNO555' })).statusCode).toBe(303);
+    expect((await s.get('/watchlists')).body).toContain('MNO555</textarea>');
+    expect((await s.get('/plates')).body).not.toContain('watch-alert');
+    expect((await s.post('/watchlists/create', { name: 'x', tag: 'maybe' })).statusCode).toBe(400);
+    expect((await s.post('/watchlists/create', { name: 'stolen <cars>', tag: 'deny' })).statusCode).toBe(409);
+    // Another account cannot delete it.
+    const other = await session((await user()).email);
+    expect((await other.post(`/watchlists/${id}/delete`)).statusCode).toBe(404);
+    expect((await s.post(`/watchlists/${id}/delete`)).statusCode).toBe(303);
+    expect((await s.get('/watchlists')).body).toContain('No watchlist yet.');
+  });
 });

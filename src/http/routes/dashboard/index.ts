@@ -5,6 +5,7 @@ import type { Dashboard } from '../../../services/dashboard/index.js';
 import type { OcrService } from '../../../services/recognition/ocr.service.js';
 import type { PlateHistoryService } from '../../../services/recognition/plate-history.service.js';
 import type { PlateService } from '../../../services/recognition/plate.service.js';
+import type { WatchlistService } from '../../../services/recognition/watchlist.service.js';
 import type { WebhookService } from '../../../services/webhooks/webhook.service.js';
 import { SESSION_TTL_MS } from '../../../services/dashboard/session.service.js';
 import { AppError } from '../../../services/errors.js';
@@ -18,6 +19,7 @@ import { thumbnailRoutes } from './thumbnails.routes.js';
 import { errorPage } from './pages.view.js';
 import { platePages } from './plates.routes.js';
 import { recognitionPages } from './recognition.routes.js';
+import { watchlistPages } from './watchlists.routes.js';
 import { pageContext } from './session.js';
 
 // No inline script or style anywhere: the policy can forbid both. Images may be data: URLs
@@ -33,6 +35,7 @@ export interface DashboardRouteOptions {
   ocr: OcrService;
   plates: PlateService;
   history: PlateHistoryService;
+  watchlists: WatchlistService;
   maxUploadBytes: number;
   maxPixels: number;
   /** Cookies only over HTTPS (PUBLIC_URL is https). */
@@ -72,7 +75,8 @@ export async function dashboardRoutes(app: TypedApp, opts: DashboardRouteOptions
   await app.register(accountPages, { dashboard, webhooks: opts.webhooks, sessions });
   await app.register(liveRoutes, { dashboard, sessions, live });
   await app.register(thumbnailRoutes, { sessions, thumbnails });
-  await app.register(platePages, { history: opts.history, sessions });
+  await app.register(platePages, { history: opts.history, watchlists: opts.watchlists, sessions });
+  await app.register(watchlistPages, { watchlists: opts.watchlists, sessions });
   await app.register(recognitionPages, { dashboard, ocr: opts.ocr, plates: opts.plates, sessions, maxUploadBytes, maxPixels: opts.maxPixels });
 }
 

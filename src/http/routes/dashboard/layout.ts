@@ -10,6 +10,7 @@ const NAV = [
   ['/', 'Cameras'],
   ['/alerts', 'Alerts'],
   ['/plates', 'Plates'],
+  ['/watchlists', 'Watchlists'],
   ['/recognition', 'Recognition'],
   ['/webhooks', 'Webhooks'],
   ['/tokens', 'API tokens'],

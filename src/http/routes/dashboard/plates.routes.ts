@@ -2,6 +2,7 @@ import type { TypedApp } from '../../typed-app.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
 import { errors } from '../../../services/errors.js';
 import type { HistoryQuery, PlateHistoryService } from '../../../services/recognition/plate-history.service.js';
+import type { WatchlistService } from '../../../services/recognition/watchlist.service.js';
 import { toCsv } from '../../../domain/csv.js';
 import { platesPage, type PlateSearch, visitPage } from './plates.view.js';
 import { pageContext, requireSession, sessionOf, textField } from './session.js';
@@ -29,14 +30,19 @@ const params = (s: PlateSearch, extra: Record<string, string> = {}) =>
   new URLSearchParams({ ...(s.plate ? { plate: s.plate } : {}), ...(s.fuzzy ? { fuzzy: 'on' } : {}), ...(s.camera ? { camera_id: s.camera } : {}), ...extra }).toString();
 
 /** `/plates`: the account's plate read history (search, fuzzy search, paging, CSV) and visits. */
-export async function platePages(app: TypedApp, opts: { history: PlateHistoryService; sessions: SessionService }) {
+export async function platePages(app: TypedApp, opts: { history: PlateHistoryService; watchlists: WatchlistService; sessions: SessionService }) {
   const preHandler = requireSession(opts.sessions);
 
   app.get('/plates', { preHandler }, async (request, reply) => {
     const search = searchOf(request.query);
-    const page = await opts.history.list(sessionOf(request).account.id, { ...queryOf(search, PAGE), after: parseCursor(textField(request.query, 'cursor')) });
+    const accountId = sessionOf(request).account.id;
+    const [page, listed] = await Promise.all([
+      opts.history.list(accountId, { ...queryOf(search, PAGE), after: parseCursor(textField(request.query, 'cursor')) }),
+      opts.watchlists.matcher(accountId),
+    ]);
     const older = page.next ? `/plates?${params(search, { cursor: cursorOf(page.next) })}` : null;
-    return reply.type('text/html').send(platesPage(pageContext(request), search, page.reads, older, `/plates.csv?${params(search)}`).value);
+    const reads = page.reads.map((r) => ({ ...r, lists: listed(r.plate).map((m) => m.watchlist) }));
+    return reply.type('text/html').send(platesPage(pageContext(request), search, reads, older, `/plates.csv?${params(search)}`).value);
   });
 
   app.get('/plates.csv', { preHandler }, async (request, reply) => {

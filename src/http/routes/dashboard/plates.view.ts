@@ -12,14 +12,17 @@ export interface PlateSearch {
 const photo = (url: string | null, alt: string) =>
   url ? html`<a href="${localImage(url)}" target="_blank" rel="noopener"><img class="mini" src="${thumbnailOf(url)}" alt="${alt}" loading="lazy"></a>` : html`<span class="muted">–</span>`;
 
-const readRows = (reads: readonly HistoryRead[], withVisit: boolean) => reads.map((r) => html`<tr>
-  <td>${utc(Date.parse(r.timestamp))}</td><td>${r.camera_id ?? '–'}</td><td class="plate">${r.plate.toUpperCase()}</td>
+/** A read, with the watchlists its plate is on where the page looked them up. */
+type ListedRead = HistoryRead & { lists?: ReadonlyArray<{ name: string; tag: string }> };
+
+const readRows = (reads: readonly ListedRead[], withVisit: boolean) => reads.map((r) => html`<tr>
+  <td>${utc(Date.parse(r.timestamp))}</td><td>${r.camera_id ?? '–'}</td><td class="plate">${r.plate.toUpperCase()}${(r.lists ?? []).map((l) => html` <span class="tag watch-${l.tag}" title="on watchlist ${l.name}">${l.name}</span>`)}</td>
   <td>${score(r.score)}</td><td>${r.region.code}</td>
   ${withVisit ? html`<td>${r.visit_id ? html`<a href="/plates/visits/${String(r.visit_id)}">visit</a>` : '–'}</td>` : ''}
   <td>${photo(r.image_url, `Photo of ${r.plate.toUpperCase()}`)}</td></tr>`);
 
 /** The Plates page: the account's plate reads, newest first, searchable (fuzzy too). */
-export function platesPage(ctx: PageContext, search: PlateSearch, reads: readonly HistoryRead[], older: string | null, csv: string): Html {
+export function platesPage(ctx: PageContext, search: PlateSearch, reads: readonly ListedRead[], older: string | null, csv: string): Html {
   return layout({
     title: 'Plates', active: '/plates', ctx,
     body: html`<h1>Plates</h1>
