@@ -55,6 +55,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
 
   await app.register(errorsPlugin);
   await app.register(uploadAdmissionPlugin, { budgetBytes: config.limits.uploadMemoryBytes, unknownLengthBytes: app.initialConfig.bodyLimit ?? config.limits.maxUploadBytes, metrics: container.metrics });
+  container.metrics.watchUploads(() => app.uploadsInFlight());
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'DELETE', 'PUT', 'PATCH'] });
   // Some recognition clients post urlencoded forms (base64 image in `upload`).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {

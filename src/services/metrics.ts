@@ -59,6 +59,16 @@ export class PromMetrics implements Metrics {
     this.overload.inc({ kind });
   }
 
+  /** The bytes of upload bodies this process holds now (UPLOAD_MEMORY_BYTES admission). */
+  watchUploads(bytesInFlight: () => number): void {
+    new Gauge({
+      name: 'vigil_upload_bytes_in_flight', help: 'Bytes of upload bodies this process holds now (admission budget: UPLOAD_MEMORY_BYTES)', registers: [this.registry],
+      collect() {
+        this.set(bytesInFlight());
+      },
+    });
+  }
+
   /** Gauges of the job queue. The registry collects every metric at once, so the three gauges
    * share one read of the table per scrape. */
   watchJobs(stats: JobQueueStats): void {

@@ -44,6 +44,8 @@ describe('uploads in flight are bounded (UPLOAD_MEMORY_BYTES)', () => {
     const first = post();
     await until(() => reader.started === 1);
     expect(t.app.uploadsInFlight()).toBe(upload.payload.length);
+    // Operators see it on /metrics.
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).body).toContain(`vigil_upload_bytes_in_flight ${upload.payload.length}`);
 
     const refused = await post();
     expect(refused.statusCode).toBe(503);
