@@ -5,12 +5,7 @@
 # and plate fonts (training/README.md); the exported model lands in
 # training/runs/detector/plate-detector.onnx.
 set -euo pipefail
-cd "$(dirname "$0")"
-PY=/usr/bin/python3
-if ! $PY -c 'import torch, torchvision, onnx, cv2' 2>/dev/null; then
-  echo "missing Debian packages: apt-get install python3-torch python3-torchvision python3-onnx python3-opencv" >&2
-  exit 1
-fi
+source "$(dirname "$0")/python-env.sh"
 RUN=runs/detector
 mkdir -p "$RUN"
 [ -f labels/scenes.teacher.json ] || $PY -m vigil_train.teacher_boxes

@@ -4,12 +4,7 @@
 # Needs Debian's python3-torch python3-torchvision python3-onnx python3-opencv and plate fonts
 # (training/README.md); the exported model lands in training/runs/reader/plate-reader.onnx.
 set -euo pipefail
-cd "$(dirname "$0")"
-PY=/usr/bin/python3
-if ! $PY -c 'import torch, torchvision, onnx, cv2' 2>/dev/null; then
-  echo "missing Debian packages: apt-get install python3-torch python3-torchvision python3-onnx python3-opencv" >&2
-  exit 1
-fi
+source "$(dirname "$0")/python-env.sh"
 RUN=runs/reader
 mkdir -p "$RUN"
 [ -f labels/crops-eu.teacher.json ] || $PY -m vigil_train.teacher

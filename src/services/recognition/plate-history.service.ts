@@ -1,5 +1,5 @@
 import { foldPlate, plateKeys } from '../../domain/plates/plate-keys.js';
-import type { PlateReadRepository, PlateReadRow, ReadCursor } from '../../storage/repositories/plate-read.repository.js';
+import type { PlateReadFilter, PlateReadRepository, PlateReadRow, ReadCursor } from '../../storage/repositories/plate-read.repository.js';
 import type { PlateVisitRepository, PlateVisitRow } from '../../storage/repositories/plate-visit.repository.js';
 import type { TransactionRepositories } from '../unit-of-work.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
@@ -17,17 +17,12 @@ export interface PlateHistoryOptions {
   visitGapSeconds: number;
 }
 
-export interface HistoryQuery {
+/** The repository's filters, with the plate as a user types it. */
+export type HistoryQuery = Omit<PlateReadFilter, 'plate' | 'keys'> & {
   /** A plate: exact, or with `fuzzy` its look-alikes and the plates one character off. */
   plate?: string;
   fuzzy?: boolean;
-  cameraId?: string;
-  region?: string;
-  from?: number;
-  until?: number;
-  after?: ReadCursor;
-  limit: number;
-}
+};
 
 /** One stored read as the history API answers it. */
 export interface HistoryRead {
