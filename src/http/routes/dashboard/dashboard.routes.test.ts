@@ -4,7 +4,7 @@ import type { CameraAnalyzer } from '../../../vision/camera-health/types.js';
 import { GRID_LIMIT } from '../../../services/dashboard/dashboard.service.js';
 import { setAccountPassword } from '../../../services/dashboard/index.js';
 import { CameraRepository } from '../../../storage/repositories/camera.repository.js';
-import type { PlateReader } from '../../../vision/plates/plate.types.js';
+import type { PlateReader, PlateReadOptions } from '../../../vision/plates/plate.types.js';
 import type { TextRecognizer } from '../../../vision/ocr/ocr.types.js';
 import { sceneJpeg } from '../../../../test/fixtures/images.js';
 import { multipartBody } from '../../../../test/helpers/multipart.js';
@@ -20,8 +20,11 @@ const analyzer: CameraAnalyzer = {
 };
 
 const recognizer: TextRecognizer = { async read() { return [{ value: '1HGCM82633A004352', confidence: 0.97, orientation: 'horizontal', box: { xmin: 30, ymin: 40, xmax: 290, ymax: 70 } }]; } };
+/** The options of the plate reader's last call. */
+let lastPlateOptions: PlateReadOptions | undefined;
 const plateReader: PlateReader = {
-  async read() {
+  async read(_image, options) {
+    lastPlateOptions = options;
     return {
       plates: [{ box: { xmin: 10, ymin: 20, xmax: 110, ymax: 50 }, plate: '<b>x</b>', region: { code: 'fr', score: 0.9 }, score: 0.9, candidates: [], dscore: 0.8, vehicle: undefined }],
       vehiclesWithoutPlate: [],
@@ -353,8 +356,8 @@ describe('dashboard', () => {
   it('tries OCR and the plate reader on an upload, counts the calls, and shows refusals on the page', async () => {
     const u = await user();
     const s = await session(u.email);
-    const read = async (kind: string, bytes: Buffer) => {
-      const { payload, headers } = await multipartBody({ _csrf: s.csrf, kind, upload: { bytes } });
+    const read = async (kind: string, bytes: Buffer, extra: Record<string, string> = {}) => {
+      const { payload, headers } = await multipartBody({ _csrf: s.csrf, kind, upload: { bytes }, ...extra });
       return t.app.inject({ method: 'POST', url: '/recognition', payload, headers: { ...headers, cookie: s.cookie } });
     };
     const vin = await read('vin', scene);
@@ -369,6 +372,11 @@ describe('dashboard', () => {
     expect(plate.body).toContain('<rect x="10" y="20" width="100" height="30" class="box"/>');
     expect(plate.body).toContain('&lt;B&gt;X&lt;/B&gt;');
     expect(plate.body).not.toContain('<B>X</B>');
+    expect(lastPlateOptions).toMatchObject({ regions: [], mode: 'normal', mmc: false });
+    // The API's plate options: regions, mode, mmc.
+    expect((await read('plate', scene, { regions: 'us-ca, BR', mode: 'fast', mmc: 'on' })).statusCode).toBe(200);
+    expect(lastPlateOptions).toMatchObject({ regions: ['us-ca', 'br'], mode: 'fast', mmc: true });
+    expect((await read('plate', scene, { mode: 'slow' })).statusCode).toBe(400);
 
     const notImage = await read('vin', Buffer.from('not an image at all'));
     expect(notImage.statusCode).toBe(400);

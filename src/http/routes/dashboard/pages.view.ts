@@ -129,6 +129,11 @@ ${outcome.readings.length ? html`<ul class="readings">${outcome.readings.map((r)
 <form method="post" action="/recognition" enctype="multipart/form-data" class="panel inline">${csrfField(ctx)}
 <label>Read <select name="kind">${RECOGNITION_KINDS.map((k) => html`<option value="${k}"${outcome?.kind === k ? html` selected` : ''}>${k === 'plate' ? 'licence plates' : k.replace(/_/g, ' ')}</option>`)}</select></label>
 <label>Image <input type="file" name="upload" accept="image/*" required></label>
+<fieldset class="plate-options"><legend>Licence plates</legend>
+<label>Regions <input name="regions" placeholder="us-ca, br" maxlength="200"></label>
+<label>Mode <select name="mode"><option value="normal">regular</option><option value="fast">fast</option><option value="redaction">redaction</option></select></label>
+<label class="check"><input type="checkbox" name="mmc" value="on"> vehicle colour and orientation (mmc)</label>
+</fieldset>
 <button type="submit">Read</button></form>
 ${result ?? ''}
 <section><h2>Usage this month</h2><table class="list usage"><thead><tr><th>Family</th><th>Calls</th><th>Allowance</th><th></th></tr></thead><tbody>

@@ -47,7 +47,10 @@ export async function recognitionPages(app: TypedApp, opts: { dashboard: Dashboa
     let outcome: RecognitionOutcome;
     const image = { dataUrl: `data:${MIME[info.format] ?? 'image/jpeg'};base64,${file.bytes.toString('base64')}`, width: info.width, height: info.height };
     if (kind === 'plate') {
-      const { options, vehicleMode } = parsePlateConfig(undefined, [], false);
+      // The plate options of the API: regions that guide the reading, mode, make/model/colour.
+      const regions = (singleField(form, 'regions') ?? '').split(',').map((r) => r.trim().toLowerCase()).filter(Boolean);
+      const mode = singleField(form, 'mode') ?? 'normal';
+      const { options, vehicleMode } = parsePlateConfig(JSON.stringify({ mode }), regions, singleField(form, 'mmc') === 'on');
       const result = await opts.plates.read(account, { ...base, options, vehicleMode }, 'hosted');
       const plates = result.results as Array<{ box: { xmin: number; ymin: number; xmax: number; ymax: number }; plate: string; score: number; region: { code: string } }>;
       outcome = {
