@@ -94,6 +94,24 @@ const announce = (alert) => {
   main.prepend(line);
 };
 
+/** On the Plates page, a line saying new reads arrived, linking to the page as it is now. */
+const announcePlates = () => {
+  if (window.location.pathname !== '/plates') return;
+  const main = document.querySelector('main');
+  if (!main || main.querySelector('.live-plates')) return;
+  const line = document.createElement('p');
+  line.className = 'notice live-plates';
+  line.setAttribute('role', 'status');
+  line.append('New plate reads. ');
+  const show = document.createElement('a');
+  const url = new URL(window.location.href);
+  url.searchParams.delete('cursor');
+  show.href = url.pathname + url.search;
+  show.textContent = 'Show them';
+  line.append(show);
+  main.prepend(line);
+};
+
 let polling = false;
 const poll = () => {
   if (!live || polling) return;
@@ -120,6 +138,7 @@ if (eventsUrl && 'EventSource' in window) {
   const events = new EventSource(eventsUrl + query);
   events.addEventListener('cameras', (e) => applyCameras(JSON.parse(e.data)));
   events.addEventListener('alert', (e) => announce(JSON.parse(e.data)));
+  events.addEventListener('plates', () => announcePlates());
   events.addEventListener('signed-out', () => window.location.assign('/login'));
   // The browser retries dropped streams by itself; a refused one (closed) falls back to polling.
   events.addEventListener('error', () => {

@@ -309,6 +309,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM))('dashboard in a browser', () => {
     await shot('watchlists');
     await page.goto(`${base}/plates`);
     expect(await page.locator('table.reads .tag.watch-alert').count()).toBe(3);
+
+    // A read arriving while the page is open is announced without a reload.
+    await page.waitForTimeout(500);
+    await t.container.plateHistory.record(account.id, { cameraId: 'LANE-3', readAt: Date.now() }, [{ ...reading, plate: 'gh456jk' }], undefined);
+    await page.locator('.live-plates').waitFor({ timeout: 15_000 });
+    await page.getByRole('link', { name: 'Show them' }).click();
+    expect(await page.locator('table.reads td.plate').first().textContent()).toBe('GH456JK');
   });
 
   it('is readable on a phone', async () => {

@@ -9,7 +9,7 @@ function fakeState() {
   const repo = {
     async of(accountId: number) {
       reads.push(accountId);
-      return states.get(accountId) ?? { cameras: '', lastAlertId: 0 };
+      return states.get(accountId) ?? { cameras: '', lastAlertId: 0, lastPlateReadId: 0 };
     },
     async alertsAfter(accountId: number, afterId: number) {
       const last = states.get(accountId)?.lastAlertId ?? 0;
@@ -22,22 +22,28 @@ function fakeState() {
 const tick = () => new Promise((r) => setTimeout(r, 30));
 
 describe('LiveEvents', () => {
-  it('tells an account about camera changes and each new alert, and nothing else', async () => {
+  it('tells an account about camera changes, each new alert and new plate reads, and nothing else', async () => {
     const { states, repo } = fakeState();
     const live = new LiveEvents(repo, { intervalMs: 10 });
     const seen: LiveEvent[] = [];
     const other: LiveEvent[] = [];
-    states.set(1, { cameras: '1:normal:5', lastAlertId: 3 });
+    states.set(1, { cameras: '1:normal:5', lastAlertId: 3, lastPlateReadId: 10 });
     const stop = live.subscribe(1, (e) => seen.push(e));
     const stopOther = live.subscribe(2, (e) => other.push(e));
     await tick();
     expect(seen).toEqual([]); // the first read is the baseline
 
-    states.set(1, { cameras: '1:anomaly:6', lastAlertId: 5 });
+    states.set(1, { cameras: '1:anomaly:6', lastAlertId: 5, lastPlateReadId: 10 });
     await tick();
     expect(seen.filter((e) => e.type === 'cameras')).toHaveLength(1);
     expect(seen.flatMap((e) => (e.type === 'alert' ? [e.alert.id] : []))).toEqual([4, 5]);
     expect(other).toEqual([]);
+    expect(seen.filter((e) => e.type === 'plates')).toEqual([]);
+
+    // New plate reads: one event, however many.
+    states.set(1, { cameras: '1:anomaly:6', lastAlertId: 5, lastPlateReadId: 13 });
+    await tick();
+    expect(seen.filter((e) => e.type === 'plates')).toEqual([{ type: 'plates', count: 3 }]);
     stop();
     stopOther();
     live.close();

@@ -1,14 +1,14 @@
 import type { LiveState, LiveStateRepository } from '../../storage/repositories/live-state.repository.js';
 
 export type LiveAlert = Awaited<ReturnType<LiveStateRepository['alertsAfter']>>[number];
-export type LiveEvent = { type: 'cameras' } | { type: 'alert'; alert: LiveAlert } | { type: 'closing' };
+export type LiveEvent = { type: 'cameras' } | { type: 'alert'; alert: LiveAlert } | { type: 'plates'; count: number } | { type: 'closing' };
 type Listener = (event: LiveEvent) => void;
 
 /** How often each connected account's state is read. */
 export const LIVE_INTERVAL_MS = 2000;
 
 /** Tells each signed-in page what changed for its account. One watcher per connected account
- * polls two cheap queries, so changes made by any process sharing the database (workers,
+ * polls three cheap queries, so changes made by any process sharing the database (workers,
  * other API instances) are seen; accounts nobody watches cost nothing. */
 export class LiveEvents {
   private readonly watchers = new Map<number, Watcher>();
@@ -77,6 +77,7 @@ class Watcher {
       this.last = now;
       if (!before) return;
       if (now.cameras !== before.cameras) this.emit({ type: 'cameras' });
+      if (now.lastPlateReadId > before.lastPlateReadId) this.emit({ type: 'plates', count: now.lastPlateReadId - before.lastPlateReadId });
       if (now.lastAlertId > before.lastAlertId) {
         for (const alert of await this.state.alertsAfter(this.accountId, before.lastAlertId)) this.emit({ type: 'alert', alert });
       }

@@ -5,21 +5,25 @@ export interface LiveState {
   cameras: string;
   /** The account's newest alert id (0 without alerts). */
   lastAlertId: number;
+  /** The account's newest plate read id (0 without reads). */
+  lastPlateReadId: number;
 }
 
-/** The two cheap reads behind the dashboard's live updates, polled per connected account: they
+/** The three cheap reads behind the dashboard's live updates, polled per connected account: they
  * see writes made by any process sharing the database (API and workers scaled out). */
 export class LiveStateRepository {
   constructor(private readonly db: Db) {}
 
   async of(accountId: number): Promise<LiveState> {
-    const [cameras, alert] = await Promise.all([
+    const [cameras, alert, read] = await Promise.all([
       this.db.selectFrom('cameras').select(['id', 'latest_status', 'latest_log_id', 'modified_at']).where('account_id', '=', accountId).orderBy('id').execute(),
       this.db.selectFrom('alerts').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', accountId).executeTakeFirst(),
+      this.db.selectFrom('plate_reads').select((eb) => eb.fn.max('id').as('id')).where('account_id', '=', accountId).executeTakeFirst(),
     ]);
     return {
       cameras: cameras.map((c) => `${c.id}:${c.latest_status ?? ''}:${c.latest_log_id ?? ''}:${c.modified_at}`).join(','),
       lastAlertId: Number(alert?.id ?? 0),
+      lastPlateReadId: Number(read?.id ?? 0),
     };
   }
 

@@ -11,7 +11,8 @@ import { readCookie, requireSession, SESSION_COOKIE, sessionOf } from './session
 const HEARTBEAT_MS = 20_000;
 
 /** `GET /live/events`: server-sent events for the signed-in account only. `cameras` carries the
- * grid as `/live/cameras` returns it (for the page's filter), `alert` each new alert; the stream
+ * grid as `/live/cameras` returns it (for the page's filter), `alert` each new alert, `plates`
+ * that new plate reads were stored (about how many: ids are shared by all accounts); the stream
  * ends with `signed-out` when the session does, and simply ends on server shutdown. */
 export async function liveRoutes(app: TypedApp, opts: { dashboard: DashboardService; sessions: SessionService; live: LiveEvents; heartbeatMs?: number }) {
   const { dashboard, sessions, live } = opts;
@@ -69,6 +70,7 @@ export async function liveRoutes(app: TypedApp, opts: { dashboard: DashboardServ
     };
     unsubscribe = live.subscribe(accountId, (event) => {
       if (event.type === 'cameras') paint();
+      else if (event.type === 'plates') send('plates', { count: event.count });
       else if (event.type === 'alert') {
         const a = event.alert;
         send('alert', {

@@ -45,6 +45,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('plate_reads_account_plate').on('plate_reads').columns(['account_id', 'plate', 'read_at']).execute();
   await db.schema.createIndex('plate_reads_account_camera').on('plate_reads').columns(['account_id', 'camera_id', 'read_at']).execute();
   await db.schema.createIndex('plate_reads_created').on('plate_reads').columns(['created_at']).execute();
+  // The dashboard's live updates ask for an account's newest read every few seconds.
+  await db.schema.createIndex('plate_reads_account_id').on('plate_reads').columns(['account_id', 'id']).execute();
   // Fuzzy search (src/domain/plates/plate-keys.ts): a few keys per read, found by index.
   await db.schema
     .createTable('plate_read_keys')
