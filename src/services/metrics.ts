@@ -36,6 +36,11 @@ export class PromMetrics implements Metrics {
   });
   private readonly deliveries = new Counter({ name: 'vigil_deliveries_total', help: 'Webhook and e-mail delivery attempts by outcome', labelNames: ['channel', 'outcome'] as const, registers: [this.registry] });
   private readonly limited = new Counter({ name: 'vigil_rate_limited_total', help: 'Requests refused by a rate limit, by kind', labelNames: ['kind'] as const, registers: [this.registry] });
+  private uploadBytes: () => number = () => 0;
+  private readonly uploadGauge: Gauge = new Gauge({
+    name: 'vigil_upload_bytes_in_flight', help: 'Bytes of upload bodies this process holds now (admission budget: UPLOAD_MEMORY_BYTES)', registers: [this.registry],
+    collect: (): void => this.uploadGauge.set(this.uploadBytes()),
+  });
   private readonly overload = new Counter({ name: 'vigil_overload_rejections_total', help: 'Requests refused because the server was full, by kind', labelNames: ['kind'] as const, registers: [this.registry] });
 
   analysis(status: string): void {
@@ -59,14 +64,10 @@ export class PromMetrics implements Metrics {
     this.overload.inc({ kind });
   }
 
-  /** The bytes of upload bodies this process holds now (UPLOAD_MEMORY_BYTES admission). */
+  /** The bytes of upload bodies this process holds now (UPLOAD_MEMORY_BYTES admission); an app
+   * built again on the same container (tests) takes the gauge over. */
   watchUploads(bytesInFlight: () => number): void {
-    new Gauge({
-      name: 'vigil_upload_bytes_in_flight', help: 'Bytes of upload bodies this process holds now (admission budget: UPLOAD_MEMORY_BYTES)', registers: [this.registry],
-      collect() {
-        this.set(bytesInFlight());
-      },
-    });
+    this.uploadBytes = bytesInFlight;
   }
 
   /** Gauges of the job queue. The registry collects every metric at once, so the three gauges
