@@ -33,6 +33,9 @@ export interface WatchlistMatch {
 const MAX_PLATES = 10_000;
 const MAX_LISTS = 100;
 
+/** A stored tag (written only through WatchlistInput, so always one of WATCHLIST_TAGS). */
+const tagOf = (stored: string): WatchlistTag => WATCHLIST_TAGS.find((t) => t === stored) ?? 'alert';
+
 /** The plate as stored: lower case, letters and digits only. */
 const normalized = (plate: string) => plate.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -50,7 +53,7 @@ export class WatchlistService {
 
   async replacePlates(accountId: number, id: number, plates: WatchlistInput['plates']): Promise<WatchlistView> {
     const list = await this.require(accountId, id);
-    const checked = this.checked({ name: list.name, tag: list.tag as WatchlistTag, fuzzy: list.fuzzy === 1, plates });
+    const checked = this.checked({ name: list.name, tag: tagOf(list.tag), fuzzy: list.fuzzy === 1, plates });
     await this.transaction((repos) => repos.watchlists.setPlates(list, checked));
     return this.view(list, checked);
   }
@@ -87,7 +90,7 @@ export class WatchlistService {
       for (const l of lists) {
         const listed = entries.filter((x) => x.watchlist_id === l.id);
         const hit = listed.find((e) => e.folded === folded) ?? (l.fuzzy === 1 ? listed.find((e) => e.keys.some((k) => keys.has(k))) : undefined);
-        if (hit) out.push({ watchlist: { id: l.id, name: l.name, tag: l.tag as WatchlistTag }, entry: { plate: hit.plate, note: hit.note }, exact: hit.folded === folded });
+        if (hit) out.push({ watchlist: { id: l.id, name: l.name, tag: tagOf(l.tag) }, entry: { plate: hit.plate, note: hit.note }, exact: hit.folded === folded });
       }
       return out;
     };
@@ -114,6 +117,6 @@ export class WatchlistService {
   }
 
   private view(l: WatchlistRow, plates: ReadonlyArray<{ plate: string; note: string }>): WatchlistView {
-    return { id: l.id, name: l.name, tag: l.tag as WatchlistTag, fuzzy: l.fuzzy === 1, plates: plates.map((p) => ({ plate: p.plate, note: p.note })), created: new Date(l.created_at).toISOString() };
+    return { id: l.id, name: l.name, tag: tagOf(l.tag), fuzzy: l.fuzzy === 1, plates: plates.map((p) => ({ plate: p.plate, note: p.note })), created: new Date(l.created_at).toISOString() };
   }
 }

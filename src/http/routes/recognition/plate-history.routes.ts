@@ -104,7 +104,14 @@ export const CSV_MAX_ROWS = 100_000;
 export async function plateHistoryRoutes(app: TypedApp, opts: PlateHistoryRouteOptions) {
   useRecognitionErrors(app);
   const throttle = throttlePerToken(opts.limiter, 'plate-reads', opts.ratePerSecond);
+  readRoutes(app, opts.history, throttle);
+  visitRoutes(app, opts.history, throttle);
+}
 
+type Throttle = ReturnType<typeof throttlePerToken>;
+
+/** The reads, a page at a time or as CSV. */
+function readRoutes(app: TypedApp, history: PlateHistoryService, throttle: Throttle) {
   app.get('/plate-reads/', {
     onRequest: [app.requireAccount, throttle],
     schema: {
@@ -117,43 +124,8 @@ export async function plateHistoryRoutes(app: TypedApp, opts: PlateHistoryRouteO
   }, async (request) => {
     const account = withPlates(accountOf(request));
     const { limit = 100, cursor, ...filters } = request.query;
-    const page = await opts.history.list(account.id, historyQuery(filters, limit, cursor));
+    const page = await history.list(account.id, historyQuery(filters, limit, cursor));
     return { results: page.reads, next: nextUrl(request.url, page.next) };
-  });
-
-  app.get('/plate-visits/', {
-    onRequest: [app.requireAccount, throttle],
-    schema: {
-      summary: 'Visits: reads of one plate at one camera within PLATE_VISIT_GAP_SECONDS, the latest first (Vigil extension)',
-      tags: ['plate-recognition'],
-      security: [{ token: [] }],
-      querystring: Type.Object({
-        plate: Filters.plate, camera_id: Filters.camera_id, start: Filters.start, end: Filters.end,
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), cursor: Type.Optional(Type.String({ maxLength: 64 })),
-      }),
-      response: { 200: VisitPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
-    },
-  }, async (request) => {
-    const account = withPlates(accountOf(request));
-    const { limit = 100, cursor, ...filters } = request.query;
-    const page = await opts.history.listVisits(account.id, historyQuery(filters, limit, cursor));
-    return { results: page.visits, next: nextUrl(request.url, page.next) };
-  });
-
-  app.get('/plate-visits/:id/', {
-    onRequest: [app.requireAccount, throttle],
-    schema: {
-      summary: 'One visit and its reads (Vigil extension)',
-      tags: ['plate-recognition'],
-      security: [{ token: [] }],
-      params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
-      response: { 200: VisitWithReads, 401: ErrorDetail, 403: ErrorDetail, 404: ErrorDetail, 429: ErrorDetail },
-    },
-  }, async (request) => {
-    const account = withPlates(accountOf(request));
-    const visit = await opts.history.visit(account.id, request.params.id);
-    if (!visit) throw errors.notFound('No such visit.', 'not_found');
-    return visit;
   });
 
   app.get('/plate-reads.csv', {
@@ -171,7 +143,7 @@ export async function plateHistoryRoutes(app: TypedApp, opts: PlateHistoryRouteO
     const query = historyQuery(request.query, 1000);
     const rows: HistoryRead[] = [];
     for (;;) {
-      const page = await opts.history.list(account.id, query);
+      const page = await history.list(account.id, query);
       rows.push(...page.reads);
       if (!page.next || rows.length >= CSV_MAX_ROWS) break;
       query.after = page.next;
@@ -180,5 +152,43 @@ export async function plateHistoryRoutes(app: TypedApp, opts: PlateHistoryRouteO
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="plate-reads.csv"')
       .send(toCsv(CSV_COLUMNS, rows.slice(0, CSV_MAX_ROWS).map(csvRow)));
+  });
+}
+
+/** The visits reads form, and one visit with its reads. */
+function visitRoutes(app: TypedApp, history: PlateHistoryService, throttle: Throttle) {
+  app.get('/plate-visits/', {
+    onRequest: [app.requireAccount, throttle],
+    schema: {
+      summary: 'Visits: reads of one plate at one camera within PLATE_VISIT_GAP_SECONDS, the latest first (Vigil extension)',
+      tags: ['plate-recognition'],
+      security: [{ token: [] }],
+      querystring: Type.Object({
+        plate: Filters.plate, camera_id: Filters.camera_id, start: Filters.start, end: Filters.end,
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), cursor: Type.Optional(Type.String({ maxLength: 64 })),
+      }),
+      response: { 200: VisitPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
+    },
+  }, async (request) => {
+    const account = withPlates(accountOf(request));
+    const { limit = 100, cursor, ...filters } = request.query;
+    const page = await history.listVisits(account.id, historyQuery(filters, limit, cursor));
+    return { results: page.visits, next: nextUrl(request.url, page.next) };
+  });
+
+  app.get('/plate-visits/:id/', {
+    onRequest: [app.requireAccount, throttle],
+    schema: {
+      summary: 'One visit and its reads (Vigil extension)',
+      tags: ['plate-recognition'],
+      security: [{ token: [] }],
+      params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),
+      response: { 200: VisitWithReads, 401: ErrorDetail, 403: ErrorDetail, 404: ErrorDetail, 429: ErrorDetail },
+    },
+  }, async (request) => {
+    const account = withPlates(accountOf(request));
+    const visit = await history.visit(account.id, request.params.id);
+    if (!visit) throw errors.notFound('No such visit.', 'not_found');
+    return visit;
   });
 }
