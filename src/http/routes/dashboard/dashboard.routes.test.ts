@@ -427,6 +427,12 @@ describe('dashboard', () => {
     expect(near.body.match(/class="plate">ABC1234</g)).toHaveLength(2);
     expect((await s.get('/plates?plate=A8C-1284')).body).toContain('No plate reads match');
     expect((await s.get('/plates?camera_id=gate')).body.match(/class="plate">/g)).toHaveLength(2);
+    expect((await s.get('/plates?camera_id=gate&day=2026-11-20')).body.match(/class="plate">/g)).toHaveLength(2);
+    expect((await s.get('/plates?day=2026-11-21')).body).toContain('No plate reads match');
+    expect((await s.get('/plates?region=BR')).body).toContain('No plate reads match');
+    expect((await s.get('/plates?region=us&camera_id=gate')).body.match(/class="plate">/g)).toHaveLength(2);
+    // A day that is no date is no filter.
+    expect((await s.get('/plates?day=soon&camera_id=gate')).body.match(/class="plate">/g)).toHaveLength(2);
 
     const csv = await s.get('/plates.csv?camera_id=gate');
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);

@@ -16,18 +16,30 @@ function parseCursor(value: string | undefined): HistoryQuery['after'] {
   return m ? { readAt: Number(m[1]), id: Number(m[2]) } : undefined;
 }
 
+const DAY_MS = 86_400_000;
+
 function searchOf(query: unknown): PlateSearch {
+  const day = textField(query, 'day') ?? '';
   return {
     plate: (textField(query, 'plate') ?? '').slice(0, 32),
     fuzzy: textField(query, 'fuzzy') === 'on',
     camera: (textField(query, 'camera_id') ?? '').slice(0, 128),
+    region: (textField(query, 'region') ?? '').trim().toLowerCase().slice(0, 16),
+    // A UTC day as the date input sends it; anything else is no filter.
+    day: /^\d{4}-\d{2}-\d{2}$/.test(day) && Number.isFinite(Date.parse(`${day}T00:00:00Z`)) ? day : '',
   };
 }
 
-const queryOf = (s: PlateSearch, limit: number): HistoryQuery => ({ plate: s.plate || undefined, fuzzy: s.fuzzy, cameraId: s.camera || undefined, limit });
+function queryOf(s: PlateSearch, limit: number): HistoryQuery {
+  const from = s.day ? Date.parse(`${s.day}T00:00:00Z`) : undefined;
+  return {
+    plate: s.plate || undefined, fuzzy: s.fuzzy, cameraId: s.camera || undefined, region: s.region || undefined,
+    from, until: from === undefined ? undefined : from + DAY_MS, limit,
+  };
+}
 
 const params = (s: PlateSearch, extra: Record<string, string> = {}) =>
-  new URLSearchParams({ ...(s.plate ? { plate: s.plate } : {}), ...(s.fuzzy ? { fuzzy: 'on' } : {}), ...(s.camera ? { camera_id: s.camera } : {}), ...extra }).toString();
+  new URLSearchParams(Object.entries({ plate: s.plate, fuzzy: s.fuzzy ? 'on' : '', camera_id: s.camera, region: s.region, day: s.day, ...extra }).filter(([, v]) => v)).toString();
 
 /** `/plates`: the account's plate read history (search, fuzzy search, paging, CSV) and visits. */
 export async function platePages(app: TypedApp, opts: { history: PlateHistoryService; watchlists: WatchlistService; sessions: SessionService }) {

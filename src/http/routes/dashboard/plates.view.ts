@@ -7,6 +7,10 @@ export interface PlateSearch {
   plate: string;
   fuzzy: boolean;
   camera: string;
+  /** Region code as read (`us`, `us-ca`, `br`). */
+  region: string;
+  /** A UTC day, YYYY-MM-DD. */
+  day: string;
 }
 
 const photo = (url: string | null, alt: string) =>
@@ -30,9 +34,11 @@ export function platesPage(ctx: PageContext, search: PlateSearch, reads: readonl
   <label>Plate <input name="plate" value="${search.plate}" maxlength="32" autocomplete="off"></label>
   <label class="check"><input type="checkbox" name="fuzzy" value="on"${search.fuzzy ? html` checked` : ''}> also look-alikes and one character off</label>
   <label>Camera <input name="camera_id" value="${search.camera}" maxlength="128"></label>
+  <label>Region <input name="region" value="${search.region}" maxlength="16" size="6" placeholder="us-ca"></label>
+  <label>Day (UTC) <input type="date" name="day" value="${search.day}"></label>
   <button type="submit">Search</button> <a href="${csv}" download>CSV</a>
 </form>
-${reads.length === 0 ? html`<p class="muted">No plate reads${search.plate || search.camera ? ' match' : ' yet'}.</p>` : html`<table class="list reads">
+${reads.length === 0 ? html`<p class="muted">No plate reads${search.plate || search.camera || search.region || search.day ? ' match' : ' yet'}.</p>` : html`<table class="list reads">
 <thead><tr><th>Read</th><th>Camera</th><th>Plate</th><th>Score</th><th>Region</th><th>Visit</th><th>Photo</th></tr></thead>
 <tbody>${readRows(reads, true)}</tbody></table>`}
 ${older ? html`<p><a href="${older}" rel="next">Older reads</a></p>` : ''}`,
