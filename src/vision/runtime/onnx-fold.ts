@@ -6,9 +6,9 @@ import {
   floatsOf,
   type OnnxGraph,
   type OnnxNode,
-  type OnnxTensorData,
   TensorType,
 } from './onnx-model.js';
+import { channelValues, consumers, floatTensor, isGraphOutput, producersOf, scalarOf, scalarOperand } from './onnx-graph-queries.js';
 
 /**
  * Exact fp32 rewrites of the PP-OCRv4 graphs as paddle2onnx wrote them. PP-LCNetV3 follows each
@@ -31,44 +31,6 @@ export function constantsToInitializers(graph: OnnxGraph): void {
     return false;
   });
 }
-
-function consumers(graph: OnnxGraph): Map<string, OnnxNode[]> {
-  const map = new Map<string, OnnxNode[]>();
-  for (const n of graph.nodes) for (const i of n.inputs) (map.get(i) ?? map.set(i, []).get(i)!).push(n);
-  return map;
-}
-
-/** The node that writes each tensor. */
-function producersOf(graph: OnnxGraph): Map<string, OnnxNode> {
-  return new Map(graph.nodes.flatMap((n) => n.outputs.map((o) => [o, n] as const)));
-}
-
-/** The value of a float initializer holding one number, else undefined. */
-function scalarOf(graph: OnnxGraph, name: string): number | undefined {
-  const t = graph.initializers.get(name);
-  if (!t || t.dataType !== TensorType.FLOAT) return undefined;
-  const v = floatsOf(t);
-  return v.length === 1 ? v[0] : undefined;
-}
-
-/** For a binary node with one scalar-constant input: that value and the other input. */
-function scalarOperand(graph: OnnxGraph, n: OnnxNode): { value: number; other: string } | undefined {
-  if (n.inputs.length !== 2) return undefined;
-  for (const k of [0, 1]) {
-    const value = scalarOf(graph, n.inputs[k]!);
-    if (value !== undefined && scalarOf(graph, n.inputs[1 - k]!) === undefined) return { value, other: n.inputs[1 - k]! };
-  }
-  return undefined;
-}
-
-const floatTensor = (name: string, dims: number[], values: Float32Array): OnnxTensorData => ({
-  name,
-  dims,
-  dataType: TensorType.FLOAT,
-  raw: new Uint8Array(values.buffer.slice(values.byteOffset, values.byteOffset + values.byteLength)),
-});
-
-const isGraphOutput = (graph: OnnxGraph, name: string) => graph.outputs.includes(name);
 
 /** Conv → Mul(a) → Add(b) with scalars becomes one Conv with weights·a and bias·a + b. */
 export function foldScalarAffineIntoConv(graph: OnnxGraph): number {
@@ -239,14 +201,6 @@ export function foldScalarScaleIntoNextConv(graph: OnnxGraph): number {
   }
   graph.nodes = graph.nodes.filter((n) => !removed.has(n));
   return folded;
-}
-
-/** The per-channel values of a float initializer shaped [C] or [1, C, 1, 1], else undefined. */
-function channelValues(graph: OnnxGraph, name: string, channels: number): Float32Array | undefined {
-  const t = graph.initializers.get(name);
-  if (!t || t.dataType !== TensorType.FLOAT) return undefined;
-  const perChannel = t.dims.length === 1 ? t.dims[0] === channels : t.dims.length === 4 && t.dims[1] === channels && t.dims[0] === 1 && t.dims[2] === 1 && t.dims[3] === 1;
-  return perChannel ? floatsOf(t) : undefined;
 }
 
 /** ConvTranspose → Add(per-channel constant) → BatchNormalization (either or both) becomes one
