@@ -72,8 +72,7 @@ try {
       for (let k = 0; k < keys.length; k += 2000) await trx.insertInto('plate_read_keys').values(keys.slice(k, k + 2000)).execute();
     });
   }
-  if (dbKind === 'postgres') await sql`analyze`.execute(db);
-  else await sql`analyze`.execute(db);
+  await sql`analyze`.execute(db);
   console.log(`plate history bench: ${total.toLocaleString()} reads of one account in ${dbKind}, written in ${((Date.now() - started) / 1000).toFixed(0)} s; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
   const history = container.plateHistory;

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import { Option, type Command } from 'commander';
+import { parsePlateLines } from '../domain/plates/plate-keys.js';
 import { WATCHLIST_TAGS, type WatchlistView } from '../services/recognition/watchlist.service.js';
 import type { CliContext } from './context.js';
 
@@ -8,12 +9,7 @@ const line = (l: WatchlistView) => `${l.id} ${l.name} (${l.tag}${l.fuzzy ? ', fu
 /** The plates of --plates (comma-separated) and --file (one per line, a note after a comma). */
 async function platesFrom(o: { plates?: string; file?: string }): Promise<Array<{ plate: string; note?: string }>> {
   const fromList = (o.plates ?? '').split(',').map((p) => p.trim()).filter(Boolean).map((plate) => ({ plate }));
-  const fromFile = o.file
-    ? (await fs.readFile(o.file, 'utf8')).split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((l) => {
-      const [plate, ...note] = l.split(',');
-      return { plate: plate!.trim(), note: note.join(',').trim() };
-    })
-    : [];
+  const fromFile = o.file ? parsePlateLines(await fs.readFile(o.file, 'utf8')) : [];
   return [...fromList, ...fromFile];
 }
 

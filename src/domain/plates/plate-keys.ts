@@ -11,9 +11,20 @@
 
 const LOOK_ALIKES: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', Z: '2', S: '5', B: '8', G: '6' };
 
+/** A plate as Vigil answers and stores it: lower case, letters and digits only. */
+export const normalizePlate = (plate: string): string => plate.toLowerCase().replace(/[^a-z0-9]/g, '');
+
 /** The plate in upper case, letters and digits only, each look-alike folded. */
 export function foldPlate(plate: string): string {
   return [...plate.toUpperCase().replace(/[^A-Z0-9]/g, '')].map((c) => LOOK_ALIKES[c] ?? c).join('');
+}
+
+/** Plates with notes as people write them: one per line, a note after a comma. */
+export function parsePlateLines(text: string): Array<{ plate: string; note: string }> {
+  return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((l) => {
+    const [plate, ...note] = l.split(',');
+    return { plate: plate!.trim(), note: note.join(',').trim() };
+  });
 }
 
 /** The keys of a plate for the search within one edit (see above), its folded self first. */

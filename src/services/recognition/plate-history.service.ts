@@ -1,5 +1,5 @@
-import { foldPlate, plateKeys } from '../../domain/plates/plate-keys.js';
-import type { PlateReadFilter, PlateReadRepository, PlateReadRow, ReadCursor } from '../../storage/repositories/plate-read.repository.js';
+import { foldPlate, normalizePlate, plateKeys } from '../../domain/plates/plate-keys.js';
+import type { ListedRead, PlateReadFilter, PlateReadRepository, ReadCursor } from '../../storage/repositories/plate-read.repository.js';
 import type { PlateVisitRepository, PlateVisitRow } from '../../storage/repositories/plate-visit.repository.js';
 import type { TransactionRepositories } from '../unit-of-work.js';
 import type { WebhookNotifier } from '../notifications/ports.js';
@@ -118,17 +118,13 @@ export class PlateHistoryService {
 
   /** A page of an account's reads, newest first, and where the next page starts. */
   async list(accountId: number, q: HistoryQuery): Promise<{ reads: HistoryRead[]; next: ReadCursor | null }> {
-    const plate = q.plate?.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const plate = q.plate === undefined ? undefined : normalizePlate(q.plate);
     const rows = await this.reads.list(accountId, {
       ...(plate ? (q.fuzzy ? { keys: plateKeys(plate) } : { plate }) : {}),
       cameraId: q.cameraId, region: q.region?.toLowerCase(), from: q.from, until: q.until, after: q.after, limit: q.limit + 1,
     });
-    const page = rows.slice(0, q.limit);
-    const last = page[page.length - 1];
-    return {
-      reads: await Promise.all(page.map((r) => this.view(r))),
-      next: rows.length > q.limit && last ? { readAt: last.read_at, id: last.id } : null,
-    };
+    const { page, next } = pageOf(rows, q.limit, (r) => ({ readAt: r.read_at, id: r.id }));
+    return { reads: page.map((r) => this.view(r)), next };
   }
 
   /** A page of an account's visits, the latest seen first; `plate` matches look-alikes. */
@@ -136,12 +132,8 @@ export class PlateHistoryService {
     const rows = await this.visits.list(accountId, {
       plateKey: q.plate ? foldPlate(q.plate) : undefined, cameraId: q.cameraId, from: q.from, until: q.until, after: q.after, limit: q.limit + 1,
     });
-    const page = rows.slice(0, q.limit);
-    const last = page[page.length - 1];
-    return {
-      visits: await Promise.all(page.map((v) => this.visitView(v))),
-      next: rows.length > q.limit && last ? { readAt: last.last_seen, id: last.id } : null,
-    };
+    const { page, next } = pageOf(rows, q.limit, (v) => ({ readAt: v.last_seen, id: v.id }));
+    return { visits: await Promise.all(page.map((v) => this.visitView(v))), next };
   }
 
   /** One visit with its reads, or undefined where the account has no such visit. */
@@ -149,7 +141,7 @@ export class PlateHistoryService {
     const v = await this.visits.find(accountId, id);
     if (!v) return undefined;
     const reads = await this.reads.ofVisit(accountId, id);
-    return { ...(await this.visitView(v)), results: await Promise.all(reads.map((r) => this.view(r))) };
+    return { ...(await this.visitView(v)), results: reads.map((r) => this.view(r)) };
   }
 
   private async visitView(v: PlateVisitRow): Promise<HistoryVisit> {
@@ -160,13 +152,21 @@ export class PlateHistoryService {
     };
   }
 
-  private async view(r: PlateReadRow): Promise<HistoryRead> {
+  private view(r: ListedRead): HistoryRead {
     return {
       id: r.id, visit_id: r.visit_id, camera_id: r.camera_id, timestamp: new Date(r.read_at).toISOString(), plate: r.plate, score: r.score, dscore: r.dscore,
       region: { code: r.region }, candidates: JSON.parse(r.candidates), box: JSON.parse(r.box), vehicle: r.vehicle ? JSON.parse(r.vehicle) : null,
-      image_url: await this.images.urlOfId(r.image_id),
+      image_url: r.image_public_id === null ? null : this.images.url(r.image_public_id),
     };
   }
+}
+
+/** The first `limit` rows of `rows` (asked for one more than a page), and where the next page
+ * starts, if there is one. */
+function pageOf<T>(rows: readonly T[], limit: number, cursorOf: (row: T) => ReadCursor): { page: T[]; next: ReadCursor | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page, next: rows.length > limit && last ? cursorOf(last) : null };
 }
 
 /** One visit as the API and the `visit.started` webhook give it. */

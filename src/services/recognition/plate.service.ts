@@ -67,9 +67,11 @@ export class PlateService {
     const read = plates.filter((x) => x.plate !== '');
     if (read.length === 0) return;
     const hooks = await this.webhooks.hasActive(account.id, 'plate-watchlist');
+    if (!hooks && !this.mailer.enabled) return;
+    const listed = await this.watchlists.matcher(account.id);
     const fileUrl = stored ? this.images.url(stored.publicId) : null;
     for (const p of read) {
-      for (const match of await this.watchlists.matches(account.id, p.plate)) {
+      for (const match of listed(p.plate)) {
         const event = { ...match, camera_id: response.camera_id, timestamp: response.timestamp, result: { box: p.box, plate: p.plate, region: p.region, score: p.score, dscore: p.dscore }, file_url: fileUrl };
         if (hooks) await this.webhooks.notify(account.id, 'plate-watchlist', 'watchlist.match', event);
         if (this.mailer.enabled && match.watchlist.tag !== 'allow') await this.mailer.enqueue(watchlistEmail(account.email, event));

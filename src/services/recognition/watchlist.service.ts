@@ -1,4 +1,4 @@
-import { foldPlate, plateKeys } from '../../domain/plates/plate-keys.js';
+import { foldPlate, normalizePlate, plateKeys } from '../../domain/plates/plate-keys.js';
 import type { WatchlistRepository, WatchlistRow } from '../../storage/repositories/watchlist.repository.js';
 import { errors } from '../errors.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -36,9 +36,6 @@ const MAX_LISTS = 100;
 /** A stored tag (written only through WatchlistInput, so always one of WATCHLIST_TAGS). */
 const tagOf = (stored: string): WatchlistTag => WATCHLIST_TAGS.find((t) => t === stored) ?? 'alert';
 
-/** The plate as stored: lower case, letters and digits only. */
-const normalized = (plate: string) => plate.toLowerCase().replace(/[^a-z0-9]/g, '');
-
 /** Named lists of plates (issue 29): alert, allow or deny; each read is checked against them. */
 export class WatchlistService {
   constructor(private readonly lists: WatchlistRepository, private readonly transaction: UnitOfWork) {}
@@ -72,13 +69,9 @@ export class WatchlistService {
     if (!(await this.lists.remove(accountId, id))) throw errors.notFound('No such watchlist.', 'not_found');
   }
 
-  /** The lists a read plate is on: the same plate with look-alikes folded, or, on fuzzy lists,
-   * one character off (src/domain/plates/plate-keys.ts). */
-  async matches(accountId: number, plate: string): Promise<WatchlistMatch[]> {
-    return (await this.matcher(accountId))(plate);
-  }
-
-  /** matches() for many plates: the account's lists are read once. */
+  /** The lists a plate is on: the same plate with look-alikes folded, or, on fuzzy lists, one
+   * character off (src/domain/plates/plate-keys.ts). The account's lists are read once, for
+   * every plate the returned function is asked about. */
   async matcher(accountId: number): Promise<(plate: string) => WatchlistMatch[]> {
     const lists = await this.lists.list(accountId);
     if (lists.length === 0) return () => [];
@@ -108,7 +101,7 @@ export class WatchlistService {
     const seen = new Set<string>();
     const out: Array<{ plate: string; note: string }> = [];
     for (const p of input.plates) {
-      const plate = normalized(p.plate);
+      const plate = normalizePlate(p.plate);
       if (plate.length < 2 || plate.length > 16) throw errors.badRequest(`"${p.plate.slice(0, 20)}" is no plate: 2 to 16 letters and digits.`, 'invalid_plate');
       if (!seen.has(plate)) out.push({ plate, note: (p.note ?? '').slice(0, 200) });
       seen.add(plate);

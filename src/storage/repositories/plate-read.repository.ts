@@ -3,12 +3,23 @@ import type { Db } from '../db/database.js';
 import type { PlateReadsTable } from '../db/schema.js';
 
 export type PlateReadRow = Selectable<PlateReadsTable>;
+/** A read as lists give it: with its photo's public id (one join, not a query per read). */
+export type ListedRead = PlateReadRow & { image_public_id: string | null };
 export type NewPlateRead = Omit<Insertable<PlateReadsTable>, 'id'> & { keys: readonly string[] };
 
 /** Where a page of reads starts: after the read at `readAt` with `id` (newest first). */
 export interface ReadCursor {
   readAt: number;
   id: number;
+}
+
+/** A cursor as a page link carries it: opaque to clients. */
+export const cursorToken = (c: ReadCursor): string => Buffer.from(`${c.readAt}.${c.id}`).toString('base64url');
+
+/** The cursor of a token, or undefined where it is none (forged, cut short). */
+export function parseCursorToken(token: string): ReadCursor | undefined {
+  const m = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(token, 'base64url').toString());
+  return m ? { readAt: Number(m[1]), id: Number(m[2]) } : undefined;
 }
 
 export interface PlateReadFilter {
@@ -46,7 +57,7 @@ export class PlateReadRepository {
   /** An account's reads, newest first. With `keys`, each key's reads are found from the keys'
    * index, newest first, and the pages merged: the index walk stops at a page however many
    * reads a key has (a regular's plate at the gate is seen thousands of times). */
-  async list(accountId: number, f: PlateReadFilter): Promise<PlateReadRow[]> {
+  async list(accountId: number, f: PlateReadFilter): Promise<ListedRead[]> {
     if (!f.keys) return this.page(accountId, f).execute();
     const perKey = await Promise.all(f.keys.map((key) => this.page(accountId, f, key).execute()));
     const byId = new Map(perKey.flat().map((r) => [r.id, r]));
@@ -58,9 +69,10 @@ export class PlateReadRepository {
     // Time and cursor conditions on the columns of the index the walk follows.
     const [at, id] = key === undefined ? [sql.ref<number>('plate_reads.read_at'), sql.ref<number>('plate_reads.id')] : [sql.ref<number>('k.read_at'), sql.ref<number>('k.read_id')];
     let q = key === undefined
-      ? this.db.selectFrom('plate_reads').selectAll('plate_reads').where('plate_reads.account_id', '=', accountId)
-      : this.db.selectFrom('plate_read_keys as k').innerJoin('plate_reads', 'plate_reads.id', 'k.read_id').selectAll('plate_reads')
-        .where('k.account_id', '=', accountId).where('k.key', '=', key);
+      ? this.db.selectFrom('plate_reads').leftJoin('images', 'images.id', 'plate_reads.image_id').selectAll('plate_reads').select('images.public_id as image_public_id')
+        .where('plate_reads.account_id', '=', accountId)
+      : this.db.selectFrom('plate_read_keys as k').innerJoin('plate_reads', 'plate_reads.id', 'k.read_id').leftJoin('images', 'images.id', 'plate_reads.image_id')
+        .selectAll('plate_reads').select('images.public_id as image_public_id').where('k.account_id', '=', accountId).where('k.key', '=', key);
     if (f.plate !== undefined) q = q.where('plate_reads.plate', '=', f.plate);
     if (f.cameraId !== undefined) q = q.where('plate_reads.camera_id', '=', f.cameraId);
     if (f.region !== undefined) q = q.where('plate_reads.region', '=', f.region);
@@ -80,9 +92,10 @@ export class PlateReadRepository {
   }
 
   /** A visit's reads, in the order they were read. */
-  ofVisit(accountId: number, visitId: number): Promise<PlateReadRow[]> {
-    return this.db.selectFrom('plate_reads').selectAll().where('account_id', '=', accountId).where('visit_id', '=', visitId)
-      .orderBy('read_at').orderBy('id').limit(1000).execute();
+  ofVisit(accountId: number, visitId: number): Promise<ListedRead[]> {
+    return this.db.selectFrom('plate_reads').leftJoin('images', 'images.id', 'plate_reads.image_id').selectAll('plate_reads').select('images.public_id as image_public_id')
+      .where('plate_reads.account_id', '=', accountId).where('plate_reads.visit_id', '=', visitId)
+      .orderBy('plate_reads.read_at').orderBy('plate_reads.id').limit(1000).execute();
   }
 
   async usesImage(imageId: number): Promise<boolean> {

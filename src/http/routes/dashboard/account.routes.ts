@@ -2,16 +2,9 @@ import type { TypedApp } from '../../typed-app.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DashboardService } from '../../../services/dashboard/dashboard.service.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
-import { errors } from '../../../services/errors.js';
 import type { WebhookService } from '../../../services/webhooks/webhook.service.js';
 import { alertsPage, tokensPage, WEBHOOK_NOTICES, webhooksPage } from './pages.view.js';
-import { assertCsrf, formField, pageContext, requireSession, sessionOf, textField } from './session.js';
-
-function idOf(request: FastifyRequest): number {
-  const raw = textField(request.params, 'id') ?? '';
-  if (!/^\d{1,15}$/.test(raw)) throw errors.notFound('Not found.');
-  return Number(raw);
-}
+import { assertCsrf, formField, idParam, pageContext, requireSession, sessionOf, textField } from './session.js';
 
 /** Alerts, API tokens and webhooks of the signed-in account. */
 export async function accountPages(app: TypedApp, opts: { dashboard: DashboardService; webhooks: WebhookService; sessions: SessionService }) {
@@ -35,7 +28,7 @@ export async function accountPages(app: TypedApp, opts: { dashboard: DashboardSe
 
   app.post('/tokens/:id/revoke', { preHandler }, async (request, reply) => {
     csrf(request);
-    await dashboard.revokeToken(accountId(request), idOf(request));
+    await dashboard.revokeToken(accountId(request), idParam(request));
     return reply.redirect('/tokens', 303);
   });
 
@@ -52,19 +45,19 @@ export async function accountPages(app: TypedApp, opts: { dashboard: DashboardSe
 
   app.post('/webhooks/:id/enable', { preHandler }, async (request, reply) => {
     csrf(request);
-    await webhooks.enable(accountId(request), idOf(request));
+    await webhooks.enable(accountId(request), idParam(request));
     return reply.redirect('/webhooks?saved=enabled', 303);
   });
 
   app.post('/webhooks/:id/test', { preHandler }, async (request, reply) => {
     csrf(request);
-    await dashboard.sendTestEvent(accountId(request), idOf(request));
+    await dashboard.sendTestEvent(accountId(request), idParam(request));
     return reply.redirect('/webhooks?saved=test', 303);
   });
 
   app.post('/webhooks/:id/delete', { preHandler }, async (request, reply) => {
     csrf(request);
-    await webhooks.remove(accountId(request), idOf(request));
+    await webhooks.remove(accountId(request), idParam(request));
     return reply.redirect('/webhooks?saved=deleted', 303);
   });
 }

@@ -4,18 +4,11 @@ import { errors } from '../../../services/errors.js';
 import type { HistoryQuery, PlateHistoryService } from '../../../services/recognition/plate-history.service.js';
 import type { WatchlistService } from '../../../services/recognition/watchlist.service.js';
 import { toCsv } from '../../../domain/csv.js';
+import { cursorToken, parseCursorToken } from '../../../storage/repositories/plate-read.repository.js';
 import { platesPage, type PlateSearch, visitPage } from './plates.view.js';
 import { pageContext, requireSession, sessionOf, textField } from './session.js';
 
 const PAGE = 50;
-
-/** The cursor of the dashboard's "older" link: the last read's time and id. */
-const cursorOf = (c: { readAt: number; id: number }) => `${c.readAt}.${c.id}`;
-function parseCursor(value: string | undefined): HistoryQuery['after'] {
-  const m = value ? /^(\d{1,16})\.(\d{1,16})$/.exec(value) : null;
-  return m ? { readAt: Number(m[1]), id: Number(m[2]) } : undefined;
-}
-
 const DAY_MS = 86_400_000;
 
 function searchOf(query: unknown): PlateSearch {
@@ -49,10 +42,10 @@ export async function platePages(app: TypedApp, opts: { history: PlateHistorySer
     const search = searchOf(request.query);
     const accountId = sessionOf(request).account.id;
     const [page, listed] = await Promise.all([
-      opts.history.list(accountId, { ...queryOf(search, PAGE), after: parseCursor(textField(request.query, 'cursor')) }),
+      opts.history.list(accountId, { ...queryOf(search, PAGE), after: parseCursorToken(textField(request.query, 'cursor') ?? '') }),
       opts.watchlists.matcher(accountId),
     ]);
-    const older = page.next ? `/plates?${params(search, { cursor: cursorOf(page.next) })}` : null;
+    const older = page.next ? `/plates?${params(search, { cursor: cursorToken(page.next) })}` : null;
     const reads = page.reads.map((r) => ({ ...r, lists: listed(r.plate).map((m) => m.watchlist) }));
     return reply.type('text/html').send(platesPage(pageContext(request), search, reads, older, `/plates.csv?${params(search)}`).value);
   });

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardSession, SessionService } from '../../../services/dashboard/session.service.js';
-import { AppError } from '../../../services/errors.js';
+import { AppError, errors } from '../../../services/errors.js';
 import type { PageContext } from './layout.js';
 
 export const SESSION_COOKIE = 'vigil_session';
@@ -82,6 +82,13 @@ export function assertCsrf(sessions: SessionService, request: FastifyRequest, su
 /** One field of what the app parsed from a request (a urlencoded form, a query string, route
  * params: `name -> value or values`): its first text value. The pages take no schemas, so
  * each field is read and checked where it is used. */
+/** The numeric `:id` of the route; 404 for anything else. */
+export function idParam(request: FastifyRequest): number {
+  const raw = textField(request.params, 'id') ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw errors.notFound('Not found.');
+  return Number(raw);
+}
+
 export function textField(source: unknown, name: string): string | undefined {
   if (typeof source !== 'object' || source === null || !Object.hasOwn(source, name)) return undefined;
   const v: unknown = Reflect.get(source, name);

@@ -3,16 +3,11 @@ import type { TypedApp } from '../../typed-app.js';
 import type { SessionService } from '../../../services/dashboard/session.service.js';
 import { errors } from '../../../services/errors.js';
 import { WATCHLIST_TAGS, type WatchlistService, type WatchlistTag } from '../../../services/recognition/watchlist.service.js';
-import { parsePlatesText, watchlistsPage } from './watchlists.view.js';
-import { assertCsrf, formField, pageContext, requireSession, sessionOf, textField } from './session.js';
+import { parsePlateLines } from '../../../domain/plates/plate-keys.js';
+import { watchlistsPage } from './watchlists.view.js';
+import { assertCsrf, formField, idParam, pageContext, requireSession, sessionOf, textField } from './session.js';
 
 const NOTICES: Record<string, string> = { created: 'Watchlist created.', saved: 'Plates saved.', deleted: 'Watchlist deleted.' };
-
-function idOf(request: FastifyRequest): number {
-  const raw = textField(request.params, 'id') ?? '';
-  if (!/^\d{1,15}$/.test(raw)) throw errors.notFound('Not found.');
-  return Number(raw);
-}
 
 function tagOf(value: string | undefined): WatchlistTag {
   const tag = WATCHLIST_TAGS.find((t) => t === value);
@@ -37,20 +32,20 @@ export async function watchlistPages(app: TypedApp, opts: { watchlists: Watchlis
     const body = request.body;
     await watchlists.create(accountId(request), {
       name: (formField(body, 'name') ?? '').trim(), tag: tagOf(formField(body, 'tag')), fuzzy: formField(body, 'fuzzy') === 'on',
-      plates: parsePlatesText(formField(body, 'plates') ?? ''),
+      plates: parsePlateLines(formField(body, 'plates') ?? ''),
     });
     return reply.redirect('/watchlists?saved=created', 303);
   });
 
   app.post('/watchlists/:id/plates', { preHandler }, async (request, reply) => {
     csrf(request);
-    await watchlists.replacePlates(accountId(request), idOf(request), parsePlatesText(formField(request.body, 'plates') ?? ''));
+    await watchlists.replacePlates(accountId(request), idParam(request), parsePlateLines(formField(request.body, 'plates') ?? ''));
     return reply.redirect('/watchlists?saved=saved', 303);
   });
 
   app.post('/watchlists/:id/delete', { preHandler }, async (request, reply) => {
     csrf(request);
-    await watchlists.remove(accountId(request), idOf(request));
+    await watchlists.remove(accountId(request), idParam(request));
     return reply.redirect('/watchlists?saved=deleted', 303);
   });
 }

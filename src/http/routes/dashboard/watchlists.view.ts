@@ -5,14 +5,6 @@ import { csrfField, layout, type PageContext } from './layout.js';
 /** Plates as the textarea holds them: one per line, a note after a comma. */
 export const platesText = (l: Pick<WatchlistView, 'plates'>) => l.plates.map((p) => (p.note ? `${p.plate.toUpperCase()}, ${p.note}` : p.plate.toUpperCase())).join('\n');
 
-/** The textarea's lines as plates. */
-export function parsePlatesText(text: string): Array<{ plate: string; note: string }> {
-  return text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).map((l) => {
-    const [plate, ...note] = l.split(',');
-    return { plate: plate!.trim(), note: note.join(',').trim() };
-  });
-}
-
 const platesArea = (value: string) => html`<label>Plates, one per line (a note after a comma)
 <textarea name="plates" rows="6" spellcheck="false">${value}</textarea></label>`;
 

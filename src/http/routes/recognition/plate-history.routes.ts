@@ -2,12 +2,10 @@ import { Type } from 'typebox';
 import { errors } from '../../../services/errors.js';
 import type { RateLimiter } from '../../../services/rate-limiter.js';
 import type { HistoryQuery, HistoryRead, PlateHistoryService } from '../../../services/recognition/plate-history.service.js';
-import type { ReadCursor } from '../../../storage/repositories/plate-read.repository.js';
-import type { AccountRow } from '../../../storage/repositories/account.repository.js';
-import { accountOf } from '../../plugins/auth.plugin.js';
+import { cursorToken, parseCursorToken, type ReadCursor } from '../../../storage/repositories/plate-read.repository.js';
 import type { TypedApp } from '../../typed-app.js';
 import { toCsv } from '../../../domain/csv.js';
-import { ErrorDetail, parseCameraId, parseTimestamp, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
+import { ErrorDetail, parseCameraId, parseTimestamp, plateAccountOf, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
 
 export interface PlateHistoryRouteOptions {
   history: PlateHistoryService;
@@ -63,20 +61,17 @@ const VisitWithReads = Type.Intersect([Visit, Type.Object({ results: Type.Array(
 
 type FilterQuery = { plate?: string; fuzzy?: string; camera_id?: string; region?: string; start?: string; end?: string };
 
-/** The cursor is the last read's time and id, opaque to clients. */
-const encodeCursor = (c: ReadCursor) => Buffer.from(`${c.readAt}.${c.id}`).toString('base64url');
-
 function decodeCursor(value: string): ReadCursor {
-  const m = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(value, 'base64url').toString());
-  if (!m) throw errors.badRequest('Invalid cursor; use the `next` URL of the previous page.', 'invalid_cursor');
-  return { readAt: Number(m[1]), id: Number(m[2]) };
+  const cursor = parseCursorToken(value);
+  if (!cursor) throw errors.badRequest('Invalid cursor; use the `next` URL of the previous page.', 'invalid_cursor');
+  return cursor;
 }
 
 /** The URL of the page after `next`, or null. */
 function nextUrl(requestUrl: string, next: ReadCursor | null): string | null {
   if (!next) return null;
   const url = new URL(requestUrl, 'http://vigil');
-  url.searchParams.set('cursor', encodeCursor(next));
+  url.searchParams.set('cursor', cursorToken(next));
   return `${url.pathname}${url.search}`;
 }
 
@@ -88,10 +83,6 @@ function historyQuery(q: FilterQuery, limit: number, cursor?: string): HistoryQu
   };
 }
 
-function withPlates(account: AccountRow): AccountRow {
-  if (!account.features.includes('plate-reader')) throw errors.forbidden('Plate recognition is not enabled for this account.', 'feature_disabled');
-  return account;
-}
 
 const CSV_COLUMNS = ['id', 'timestamp', 'camera_id', 'plate', 'score', 'region', 'dscore', 'xmin', 'ymin', 'xmax', 'ymax', 'vehicle_type', 'image_url'];
 const csvRow = (r: HistoryRead) => [r.id, r.timestamp, r.camera_id, r.plate, r.score, r.region.code, r.dscore, r.box.xmin, r.box.ymin, r.box.xmax, r.box.ymax, r.vehicle?.type ?? '', r.image_url];
@@ -122,7 +113,7 @@ function readRoutes(app: TypedApp, history: PlateHistoryService, throttle: Throt
       response: { 200: ReadPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
     },
   }, async (request) => {
-    const account = withPlates(accountOf(request));
+    const account = plateAccountOf(request);
     const { limit = 100, cursor, ...filters } = request.query;
     const page = await history.list(account.id, historyQuery(filters, limit, cursor));
     return { results: page.reads, next: nextUrl(request.url, page.next) };
@@ -139,7 +130,7 @@ function readRoutes(app: TypedApp, history: PlateHistoryService, throttle: Throt
       response: { 200: Type.String({ description: 'CSV, a header row first' }), 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
     },
   }, async (request, reply) => {
-    const account = withPlates(accountOf(request));
+    const account = plateAccountOf(request);
     const query = historyQuery(request.query, 1000);
     const rows: HistoryRead[] = [];
     for (;;) {
@@ -170,7 +161,7 @@ function visitRoutes(app: TypedApp, history: PlateHistoryService, throttle: Thro
       response: { 200: VisitPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
     },
   }, async (request) => {
-    const account = withPlates(accountOf(request));
+    const account = plateAccountOf(request);
     const { limit = 100, cursor, ...filters } = request.query;
     const page = await history.listVisits(account.id, historyQuery(filters, limit, cursor));
     return { results: page.visits, next: nextUrl(request.url, page.next) };
@@ -186,7 +177,7 @@ function visitRoutes(app: TypedApp, history: PlateHistoryService, throttle: Thro
       response: { 200: VisitWithReads, 401: ErrorDetail, 403: ErrorDetail, 404: ErrorDetail, 429: ErrorDetail },
     },
   }, async (request) => {
-    const account = withPlates(accountOf(request));
+    const account = plateAccountOf(request);
     const visit = await history.visit(account.id, request.params.id);
     if (!visit) throw errors.notFound('No such visit.', 'not_found');
     return visit;

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { errors } from '../../../services/errors.js';
 import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
 import type { RecognitionRequest } from '../../recognition-request.js';
-import { tokenRateKey } from '../../plugins/auth.plugin.js';
+import { accountOf, requireFeature, tokenRateKey } from '../../plugins/auth.plugin.js';
+import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]00:?00)?$/;
 
@@ -25,6 +26,14 @@ export function parseTimestamp(value: string | undefined): string | undefined {
 export function parseCameraId(value: string | undefined): string | undefined {
   if (value !== undefined && value.length > 128) throw errors.badRequest('camera_id must be at most 128 characters.', 'invalid_camera_id');
   return value;
+}
+
+/** The authenticated account of a plate route (history, visits, watchlists); 403 without the
+ * plate-reader feature. */
+export function plateAccountOf(request: FastifyRequest): AccountRow {
+  const account = accountOf(request);
+  requireFeature(account, 'plate-reader', 'Plate recognition is not enabled for this account.');
+  return account;
 }
 
 /** Error body of the recognition families. */

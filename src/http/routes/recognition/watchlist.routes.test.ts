@@ -60,7 +60,7 @@ describe('watchlists', () => {
     const a = await t.account();
     await call(a.auth, 'POST', '/v1/watchlists/', { name: 'exact', tag: 'deny', plates: [{ plate: 'abc1234' }] });
     await call(a.auth, 'POST', '/v1/watchlists/', { name: 'near', tag: 'alert', fuzzy: true, plates: [{ plate: 'abc1234' }] });
-    const names = async (plate: string) => (await t.container.watchlists.matches(a.id, plate)).map((m) => m.watchlist.name);
+    const names = async (plate: string) => (await t.container.watchlists.matcher(a.id))(plate).map((m) => m.watchlist.name);
     expect(await names('abc1234')).toEqual(['exact', 'near']);
     expect(await names('a8c1234')).toEqual(['exact', 'near']);
     expect(await names('abc1284')).toEqual(['near']);

@@ -1,10 +1,7 @@
 import { Type } from 'typebox';
-import { errors } from '../../../services/errors.js';
 import { WATCHLIST_TAGS, type WatchlistService, type WatchlistTag } from '../../../services/recognition/watchlist.service.js';
-import type { AccountRow } from '../../../storage/repositories/account.repository.js';
-import { accountOf } from '../../plugins/auth.plugin.js';
 import type { TypedApp } from '../../typed-app.js';
-import { ErrorDetail, useRecognitionErrors } from './recognition-params.js';
+import { ErrorDetail, plateAccountOf, useRecognitionErrors } from './recognition-params.js';
 
 // A plain enum so a wrong value lists the allowed ones.
 const Tag = Type.Unsafe<WatchlistTag>({ type: 'string', enum: [...WATCHLIST_TAGS], description: 'alert, allow or deny: what the list is for; matches go to plate-watchlist webhooks' });
@@ -21,10 +18,6 @@ const Watchlist = Type.Object({
 const Id = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 const common = { tags: ['plate-recognition'], security: [{ token: [] }] };
 
-function withPlates(account: AccountRow): AccountRow {
-  if (!account.features.includes('plate-reader')) throw errors.forbidden('Plate recognition is not enabled for this account.', 'feature_disabled');
-  return account;
-}
 
 /** /v1/watchlists/: named lists of plates each read is checked against (Vigil extension). */
 export async function watchlistRoutes(app: TypedApp, opts: { watchlists: WatchlistService }) {
@@ -33,7 +26,7 @@ export async function watchlistRoutes(app: TypedApp, opts: { watchlists: Watchli
   app.get('/watchlists/', {
     onRequest: app.requireAccount,
     schema: { ...common, summary: 'The account\'s watchlists', response: { 200: Type.Array(Watchlist), 401: ErrorDetail, 403: ErrorDetail } },
-  }, async (request) => opts.watchlists.list(withPlates(accountOf(request)).id));
+  }, async (request) => opts.watchlists.list(plateAccountOf(request).id));
 
   app.post('/watchlists/', {
     onRequest: app.requireAccount,
@@ -44,24 +37,24 @@ export async function watchlistRoutes(app: TypedApp, opts: { watchlists: Watchli
     },
   }, async (request, reply) => {
     const { name, tag, fuzzy = false, plates = [] } = request.body;
-    return reply.code(201).send(await opts.watchlists.create(withPlates(accountOf(request)).id, { name, tag, fuzzy, plates }));
+    return reply.code(201).send(await opts.watchlists.create(plateAccountOf(request).id, { name, tag, fuzzy, plates }));
   });
 
   app.get('/watchlists/:id/', {
     onRequest: app.requireAccount,
     schema: { ...common, summary: 'One watchlist', params: Id, response: { 200: Watchlist, 401: ErrorDetail, 403: ErrorDetail, 404: ErrorDetail } },
-  }, async (request) => opts.watchlists.get(withPlates(accountOf(request)).id, request.params.id));
+  }, async (request) => opts.watchlists.get(plateAccountOf(request).id, request.params.id));
 
   app.put('/watchlists/:id/plates/', {
     onRequest: app.requireAccount,
     schema: { ...common, summary: 'Replace a watchlist\'s plates', params: Id, body: Type.Object({ plates: Plates }), response: { 200: Watchlist, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 404: ErrorDetail } },
-  }, async (request) => opts.watchlists.replacePlates(withPlates(accountOf(request)).id, request.params.id, request.body.plates));
+  }, async (request) => opts.watchlists.replacePlates(plateAccountOf(request).id, request.params.id, request.body.plates));
 
   app.delete('/watchlists/:id/', {
     onRequest: app.requireAccount,
     schema: { ...common, summary: 'Delete a watchlist', params: Id, response: { 204: Type.Null(), 401: ErrorDetail, 403: ErrorDetail, 404: ErrorDetail } },
   }, async (request, reply) => {
-    await opts.watchlists.remove(withPlates(accountOf(request)).id, request.params.id);
+    await opts.watchlists.remove(plateAccountOf(request).id, request.params.id);
     return reply.code(204).send(null);
   });
 }
