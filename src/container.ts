@@ -107,7 +107,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
   const analyzer = overrides.analyzer ?? new PooledCameraAnalyzer(config.workers.threads, config.vision);
   const camera = wireCameraMonitoring({ config, db, queue, images, licenses, accounts: accountRepo, alertRepo, notifications, analyzer, metrics });
   const recognition = wireRecognition({
-    config, db, transaction: unitOfWork(db, queue), usage, images, webhooks: notifications.webhooks, mailer: notifications.mail, accounts: accountRepo, metrics,
+    config, db, transaction: unitOfWork(db, queue), usage, images, webhooks: notifications.webhooks, mailer: notifications.mail, events: notifications.events, accounts: accountRepo, metrics,
     recognizer: overrides.recognizer, plateReader: overrides.plateReader,
   });
   const handlers: JobHandlers = {
@@ -155,7 +155,7 @@ export async function createContainer(config: Config, overrides: ContainerOverri
       await jobs.close();
       await recognition.close();
       if (analyzer instanceof PooledCameraAnalyzer) await analyzer.close();
-      notifications.close();
+      await notifications.close();
       await db.destroy();
     },
   };

@@ -19,6 +19,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://vigil.example.com/' }).publicUrl).toBe('https://vigil.example.com');
   });
 
+  it('turns MQTT on with MQTT_URL, Home Assistant discovery with it unless MQTT_DISCOVERY=false', () => {
+    expect(loadConfig({}).mqtt).toBeUndefined();
+    expect(loadConfig({ MQTT_URL: 'mqtts://u:p@broker:8883', MQTT_TOPIC_PREFIX: 'yard/vigil/' }).mqtt).toEqual({
+      url: 'mqtts://u:p@broker:8883', caFile: undefined, prefix: 'yard/vigil', discoveryPrefix: 'homeassistant',
+    });
+    expect(loadConfig({ MQTT_URL: 'mqtt://broker', MQTT_DISCOVERY: 'false' }).mqtt?.discoveryPrefix).toBeUndefined();
+    expect(() => loadConfig({ MQTT_URL: 'tcp://broker' })).toThrow(/MQTT_URL="tcp:\/\/broker": must start with mqtt:\/\//);
+    expect(() => loadConfig({ MQTT_URL: 'mqtt://broker', MQTT_TOPIC_PREFIX: 'vigil/#' })).toThrow(/MQTT_TOPIC_PREFIX/);
+  });
+
   it('selects PostgreSQL from DATABASE_URL', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1/vigil' }).database).toEqual({
       kind: 'postgres',

@@ -50,6 +50,12 @@ const envSchema = z.object({
   OBSTRUCTION_CONFIRMATIONS: intFrom(2, 1),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().min(3).default('Vigil <vigil@localhost>'),
+  /** Events to an MQTT broker (docs/integrations/mqtt.md); off when unset. */
+  MQTT_URL: z.string().regex(/^(mqtts?|wss?):\/\//, 'must start with mqtt://, mqtts://, ws:// or wss://').optional(),
+  MQTT_CA_FILE: z.string().min(1).optional(),
+  MQTT_TOPIC_PREFIX: z.string().regex(/^[^#+\u0000]+$/, 'must not contain # or +').default('vigil'),
+  MQTT_DISCOVERY: boolFrom(true),
+  MQTT_DISCOVERY_PREFIX: z.string().regex(/^[^#+\u0000]+$/, 'must not contain # or +').default('homeassistant'),
   WEBHOOK_TIMEOUT_MS: intFrom(10_000, 100),
   WEBHOOK_MAX_ATTEMPTS: intFrom(6, 1),
   WEBHOOK_DISABLE_AFTER_FAILURES: intFrom(20, 1),
@@ -95,6 +101,8 @@ export interface Config {
   limits: { maxUploadBytes: number; plateMaxUploadBytes: number; uploadMemoryBytes: number; uploadRatePerSecond: number; recognitionRatePerSecond: number };
   camera: { uploadIntervalSeconds: number; offlineAfterSeconds: number; alertGroupWindowSeconds: number; obstructionConfirmations: number };
   mail: { smtpUrl: string | undefined; from: string };
+  /** Undefined when MQTT_URL is unset. */
+  mqtt: { url: string; caFile: string | undefined; prefix: string; discoveryPrefix: string | undefined } | undefined;
   webhooks: { timeoutMs: number; maxAttempts: number; disableAfterFailures: number };
   outboundAllow: string[];
   workers: { threads: number; jobLeaseSeconds: number };
@@ -153,6 +161,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       obstructionConfirmations: e.OBSTRUCTION_CONFIRMATIONS,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    mqtt: e.MQTT_URL
+      ? { url: e.MQTT_URL, caFile: e.MQTT_CA_FILE, prefix: e.MQTT_TOPIC_PREFIX.replace(/\/+$/, ''), discoveryPrefix: e.MQTT_DISCOVERY ? e.MQTT_DISCOVERY_PREFIX.replace(/\/+$/, '') : undefined }
+      : undefined,
     webhooks: {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 const deliveryRef = z.object({ kind: z.literal('alert'), id: z.number().int() });
+const mqttMessage = z.object({ topic: z.string().min(1), payload: z.string(), retain: z.boolean() });
 
 /** Every kind of background job, named noun.verb, and what its job carries: one map, so
  * `enqueue` takes only the payload of its kind, and a handler gets only a payload that passed
@@ -25,6 +26,12 @@ export const JOB_PAYLOADS = {
     message: z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string().optional() }),
     ref: deliveryRef.optional(),
   }),
+  /** The messages of one event, built when it happened, and the Home Assistant discovery configs
+   * the publishing process sends first unless it already has (services/mqtt). */
+  'mqtt.publish': z.object({
+    messages: z.array(mqttMessage),
+    announce: z.array(mqttMessage),
+  }),
 };
 export type JobKind = keyof typeof JOB_PAYLOADS;
 export type JobPayload<K extends JobKind> = z.infer<(typeof JOB_PAYLOADS)[K]>;
@@ -46,7 +53,7 @@ export function checkedPayload<K extends JobKind>(kind: K, payload: unknown): Jo
  * its timeout, an SMTP server that crawls) never hold up camera analyses, and the reverse. */
 export const JOB_LANES = {
   analysis: ['camera.analyze'],
-  delivery: ['alert.dispatch', 'webhook.deliver', 'mail.send'],
+  delivery: ['alert.dispatch', 'webhook.deliver', 'mail.send', 'mqtt.publish'],
 } as const satisfies Record<string, readonly JobKind[]>;
 export type JobLane = keyof typeof JOB_LANES;
 export const LANE_NAMES = Object.keys(JOB_LANES) as JobLane[];

@@ -10,8 +10,8 @@ export interface Metrics {
   /** One recognition call of a family: read (with the engine's seconds), failed, or refused
    * because the engine's queue was full. */
   recognition(family: string, outcome: 'read' | 'failed' | 'busy', seconds?: number): void;
-  /** One delivery attempt of a webhook or an e-mail. */
-  delivery(channel: 'webhook' | 'mail', outcome: 'delivered' | 'failed'): void;
+  /** One delivery attempt of a webhook, an e-mail or an MQTT event. */
+  delivery(channel: 'webhook' | 'mail' | 'mqtt', outcome: 'delivered' | 'failed'): void;
   /** A request refused by a rate limit of this kind (upload, ocr, plates, ...). */
   rateLimited(kind: string): void;
   /** A request refused because the server was full (uploads: too many bytes in flight). */
@@ -34,7 +34,7 @@ export class PromMetrics implements Metrics {
     name: 'vigil_recognition_engine_seconds', help: 'Engine time of a recognition call, by family', labelNames: ['family'] as const,
     buckets: [0.025, 0.05, 0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4], registers: [this.registry],
   });
-  private readonly deliveries = new Counter({ name: 'vigil_deliveries_total', help: 'Webhook and e-mail delivery attempts by outcome', labelNames: ['channel', 'outcome'] as const, registers: [this.registry] });
+  private readonly deliveries = new Counter({ name: 'vigil_deliveries_total', help: 'Webhook, e-mail and MQTT delivery attempts by outcome', labelNames: ['channel', 'outcome'] as const, registers: [this.registry] });
   private readonly limited = new Counter({ name: 'vigil_rate_limited_total', help: 'Requests refused by a rate limit, by kind', labelNames: ['kind'] as const, registers: [this.registry] });
   private uploadBytes: () => number = () => 0;
   private readonly uploadGauge: Gauge = new Gauge({
@@ -52,7 +52,7 @@ export class PromMetrics implements Metrics {
     if (seconds !== undefined) this.engine.observe({ family }, seconds);
   }
 
-  delivery(channel: 'webhook' | 'mail', outcome: 'delivered' | 'failed'): void {
+  delivery(channel: 'webhook' | 'mail' | 'mqtt', outcome: 'delivered' | 'failed'): void {
     this.deliveries.inc({ channel, outcome });
   }
 

@@ -33,7 +33,7 @@ export interface CameraMonitoringDeps {
   licenses: LicenseService;
   accounts: AccountRepository;
   alertRepo: AlertRepository;
-  notifications: Pick<Notifications, 'webhooks' | 'mail'>;
+  notifications: Pick<Notifications, 'webhooks' | 'mail' | 'events'>;
   analyzer: CameraAnalyzer;
   metrics: Metrics;
 }
@@ -54,7 +54,8 @@ export function wireCameraMonitoring(d: CameraMonitoringDeps): CameraMonitoring 
     analysis: new CameraAnalysisService(cameraRepo, logRepo, d.images, alerts, d.analyzer, {
       obstructionConfirmations: d.config.camera.obstructionConfirmations,
       metrics: d.metrics,
+      events: d.notifications.events,
     }),
-    offline: new OfflineSweepService(cameraRepo, logRepo, alerts, { offlineAfterSeconds: d.config.camera.offlineAfterSeconds }),
+    offline: new OfflineSweepService(cameraRepo, logRepo, alerts, { offlineAfterSeconds: d.config.camera.offlineAfterSeconds, events: d.notifications.events }),
   };
 }

@@ -9,10 +9,11 @@ import { MailService } from '../services/mail/mail.service.js';
 import type { Metrics } from '../services/metrics.js';
 import { SafeFetch } from '../services/outbound/safe-fetch.js';
 import { WebhookService } from '../services/webhooks/webhook.service.js';
-import type { OnDelivered } from '../services/notifications/ports.js';
+import { NO_EVENTS, type EventPublisher, type OnDelivered } from '../services/notifications/ports.js';
+import { MqttEvents, MqttPublisher } from '../services/mqtt/mqtt.service.js';
 
 export interface NotificationsDeps {
-  config: Pick<Config, 'webhooks' | 'mail' | 'outboundAllow'>;
+  config: Pick<Config, 'webhooks' | 'mail' | 'outboundAllow' | 'mqtt'>;
   db: Db;
   queue: JobQueue;
   images: Pick<ImageService, 'bytesOf'>;
@@ -24,11 +25,17 @@ export interface NotificationsDeps {
 export interface Notifications {
   webhooks: WebhookService;
   mail: MailService;
+  /** Events to the MQTT broker (MQTT_URL), or nowhere. */
+  events: EventPublisher;
   /** The SSRF-safe client for every user-given URL (webhooks, `upload_url`). */
   fetch: SafeFetch;
-  handlers: { 'webhook.deliver': JobHandlerDefinition<'webhook.deliver'>; 'mail.send': JobHandlerDefinition<'mail.send'> };
-  /** Closes the SMTP connection. */
-  close(): void;
+  handlers: {
+    'webhook.deliver': JobHandlerDefinition<'webhook.deliver'>;
+    'mail.send': JobHandlerDefinition<'mail.send'>;
+    'mqtt.publish': JobHandlerDefinition<'mqtt.publish'>;
+  };
+  /** Closes the SMTP and MQTT connections. */
+  close(): Promise<void>;
 }
 
 /** Builds webhooks, mail and the outbound client from the config. Throws on a malformed
@@ -49,11 +56,16 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     metrics: deps.metrics,
     ...deps.config.webhooks,
   });
+  const mqtt = new MqttPublisher(deps.config.mqtt, { metrics: deps.metrics, log: (message) => console.error(`[vigil] ${message}`) });
   return {
     webhooks,
     mail,
+    events: deps.config.mqtt ? new MqttEvents(deps.queue, deps.config.mqtt) : NO_EVENTS,
     fetch,
-    handlers: { 'webhook.deliver': webhooks.handler(), 'mail.send': mail.handler() },
-    close: () => mail.close(),
+    handlers: { 'webhook.deliver': webhooks.handler(), 'mail.send': mail.handler(), 'mqtt.publish': mqtt.handler() },
+    async close() {
+      mail.close();
+      await mqtt.close();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { ImageService } from '../services/images.service.js';
 import type { Metrics } from '../services/metrics.js';
-import type { Mailer, WebhookNotifier } from '../services/notifications/ports.js';
+import type { EventPublisher, Mailer, WebhookNotifier } from '../services/notifications/ports.js';
 import { OcrService } from '../services/recognition/ocr.service.js';
 import { PlateHistoryService } from '../services/recognition/plate-history.service.js';
 import { PlateService } from '../services/recognition/plate.service.js';
@@ -38,6 +38,7 @@ export interface RecognitionDeps {
   images: ImageService;
   webhooks: WebhookNotifier;
   mailer: Mailer;
+  events: EventPublisher;
   accounts: AccountRepository;
   metrics: Metrics;
   /** Engines tests put in place of the worker pools. */
@@ -53,11 +54,11 @@ export function wireRecognition(d: RecognitionDeps): Recognition {
   const recognizer = d.recognizer ?? workers!.text;
   const plateReader = d.plateReader ?? workers!.plates;
   let onprem: Promise<AccountRow> | undefined;
-  const history = new PlateHistoryService(new PlateReadRepository(d.db), new PlateVisitRepository(d.db), d.transaction, d.images, d.webhooks, d.config.plateHistory);
+  const history = new PlateHistoryService(new PlateReadRepository(d.db), new PlateVisitRepository(d.db), d.transaction, d.images, { webhooks: d.webhooks, events: d.events }, d.config.plateHistory);
   const watchlists = new WatchlistService(new WatchlistRepository(d.db), d.transaction);
   return {
     ocr: new OcrService(recognizer, d.usage, d.images, d.webhooks, options),
-    plates: new PlateService(plateReader, d.usage, d.images, d.webhooks, history, watchlists, d.mailer, options),
+    plates: new PlateService(plateReader, d.usage, d.images, { webhooks: d.webhooks, mailer: d.mailer, events: d.events }, history, watchlists, options),
     history,
     watchlists,
     onpremAccount: () => (onprem ??= ensureOnpremAccount(d.accounts, d.usage, d.config.onprem.maxCalls)),

@@ -13,6 +13,7 @@ export function tagged<K extends JobKind>(kind: K, tag: string | number): JobPay
     'alert.dispatch': { alertId: numberOf(text) },
     'webhook.deliver': { webhookId: 1, deliveryId: text, event: 'test', body: null },
     'mail.send': { message: { to: 'test@example.com', subject: text, text: '' } },
+    'mqtt.publish': { messages: [{ topic: text || '_', payload: '', retain: false }], announce: [] },
   };
   return payloads[kind];
 }
@@ -21,6 +22,7 @@ function tagOf(payload: JobPayload<JobKind>): string {
   if ('imageId' in payload) return numbered[payload.imageId - 1]!;
   if ('alertId' in payload) return numbered[payload.alertId - 1]!;
   if ('deliveryId' in payload) return payload.deliveryId;
+  if ('messages' in payload) return payload.messages[0]!.topic === '_' ? '' : payload.messages[0]!.topic;
   return payload.message.subject;
 }
 
@@ -37,5 +39,5 @@ export function everyKind(handler: TagHandler): JobHandlers {
     onRetry: async (p, e, c) => handler.onRetry?.(tagOf(p), e, c),
     onGiveUp: async (p, e, c) => handler.onGiveUp?.(tagOf(p), e, c),
   });
-  return { 'camera.analyze': def(), 'alert.dispatch': def(), 'webhook.deliver': def(), 'mail.send': def() };
+  return { 'camera.analyze': def(), 'alert.dispatch': def(), 'webhook.deliver': def(), 'mail.send': def(), 'mqtt.publish': def() };
 }

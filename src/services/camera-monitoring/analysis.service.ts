@@ -1,5 +1,6 @@
 import type { JobPayload } from '../../queue/jobs.js';
 import type { Metrics } from '../metrics.js';
+import { NO_EVENTS, type EventPublisher, type VigilEvent } from '../notifications/ports.js';
 import { classifyScores, confirmObstruction, DEFAULT_REVIEW_BAND, DEFAULT_THRESHOLDS, type AnomalyScores, type Thresholds } from '../../domain/camera-health.js';
 import type { LogStatus } from '../../domain/camera-status.js';
 import type { CameraLogRepository, CameraLogRow } from '../../storage/repositories/camera-log.repository.js';
@@ -24,7 +25,7 @@ export class CameraAnalysisService {
     private readonly images: ImageService,
     private readonly alerts: AlertService,
     private readonly analyzer: CameraAnalyzer,
-    private readonly options: { obstructionConfirmations: number; metrics?: Metrics } = { obstructionConfirmations: 2 },
+    private readonly options: { obstructionConfirmations: number; metrics?: Metrics; events?: EventPublisher } = { obstructionConfirmations: 2 },
   ) {}
 
   async run(job: AnalyzeJob): Promise<void> {
@@ -87,13 +88,21 @@ export class CameraAnalysisService {
       ? await this.logs.update(existing.id, values)
       : await this.logs.insert({ ...values, camera_id: camera.id, image_id: job.imageId, created_at: job.uploadedAt });
     // An older upload analysed late must not overwrite the status of a newer one.
-    if (camera.latest_log_id === null || log.id >= camera.latest_log_id) await this.cameras.setLatest(camera.id, e.status, log.id);
+    if (camera.latest_log_id === null || log.id >= camera.latest_log_id) {
+      await this.cameras.setLatest(camera.id, e.status, log.id);
+      await (this.options.events ?? NO_EVENTS).publish(camera.account_id, cameraState(camera, e, job.uploadedAt));
+    }
     this.options.metrics?.analysis(e.status);
     if (alert) {
       const fresh = (await this.cameras.findById(camera.id)) ?? camera;
       await this.alerts.consider({ camera: fresh, status: e.status, anomalies: e.anomalies, snapshotImageId: job.imageId });
     }
   }
+}
+
+/** The camera's new state as broker subscribers receive it (services/mqtt). */
+export function cameraState(camera: Pick<CameraRow, 'serial' | 'name' | 'latest_status'>, e: Pick<Evaluation, 'status' | 'anomalies' | 'scores'>, at: number): VigilEvent {
+  return { kind: 'camera.state', camera: { serial: camera.serial, name: camera.name }, status: e.status, previous: camera.latest_status, anomalies: e.anomalies, scores: e.scores, at };
 }
 
 interface Evaluation {

@@ -46,3 +46,37 @@ export interface Mailer {
 
 /** Called after a webhook or e-mail carrying `ref` was delivered. */
 export type OnDelivered = (ref: DeliveryRef) => Promise<void>;
+
+/** Something that happened, as message-broker subscribers (MQTT) hear of it. */
+export type VigilEvent =
+  | {
+      kind: 'camera.state';
+      camera: { serial: string; name: string };
+      status: string;
+      /** The camera's status before this one (null: its first). */
+      previous: string | null;
+      anomalies: Record<string, number>;
+      scores: Record<string, number> | null;
+      at: number;
+    }
+  | { kind: 'plate.read'; cameraId: string | null; body: PlateReadEvent }
+  | { kind: 'visit.started'; cameraId: string | null; body: unknown }
+  | { kind: 'watchlist.match'; tag: string; body: unknown };
+
+/** What a `plate.read` event carries: the reader's answer and, when it was kept, its photo. */
+export interface PlateReadEvent {
+  camera_id: string | null;
+  timestamp: string;
+  results: ReadonlyArray<{ plate: string; score: number; region: { code: string }; box: unknown }>;
+  file_url: string | null;
+}
+
+/** Publishes events to a broker from background jobs (an outbox: an accepted event survives a
+ * broker or process restart). */
+export interface EventPublisher {
+  /** Whether events go anywhere (MQTT_URL set). */
+  readonly enabled: boolean;
+  publish(accountId: number, event: VigilEvent): Promise<void>;
+}
+
+export const NO_EVENTS: EventPublisher = { enabled: false, publish: async () => undefined };

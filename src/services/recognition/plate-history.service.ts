@@ -2,7 +2,7 @@ import { foldPlate, normalizePlate, plateKeys } from '../../domain/plates/plate-
 import type { ListedRead, PlateReadFilter, PlateReadRepository, ReadCursor } from '../../storage/repositories/plate-read.repository.js';
 import type { PlateVisitRepository, PlateVisitRow } from '../../storage/repositories/plate-visit.repository.js';
 import type { TransactionRepositories } from '../unit-of-work.js';
-import type { WebhookNotifier } from '../notifications/ports.js';
+import type { EventPublisher, WebhookNotifier } from '../notifications/ports.js';
 import type { PlateReading } from '../../vision/plates/plate.types.js';
 import type { ImageService } from '../images.service.js';
 import type { UnitOfWork } from '../unit-of-work.js';
@@ -50,7 +50,7 @@ export class PlateHistoryService {
     private readonly visits: PlateVisitRepository,
     private readonly transaction: UnitOfWork,
     private readonly images: ImageService,
-    private readonly webhooks: WebhookNotifier,
+    private readonly notify: { webhooks: WebhookNotifier; events: EventPublisher },
     readonly options: PlateHistoryOptions,
   ) {}
 
@@ -81,7 +81,11 @@ export class PlateHistoryService {
       }
       return fresh;
     });
-    for (const visit of started) await this.webhooks.notify(accountId, 'plate-visits', 'visit.started', await this.visitView(visit));
+    for (const visit of started) {
+      const view = await this.visitView(visit);
+      await this.notify.webhooks.notify(accountId, 'plate-visits', 'visit.started', view);
+      await this.notify.events.publish(accountId, { kind: 'visit.started', cameraId: visit.camera_id, body: view });
+    }
     // Retention as a side job of recording: about one call in fifty removes a batch.
     if (Math.random() < 0.02) await this.purge(now);
   }

@@ -1,7 +1,7 @@
 import type { AccountRow } from '../../storage/repositories/account.repository.js';
 import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
-import type { Mailer, MailMessage, WebhookNotifier } from '../notifications/ports.js';
+import type { EventPublisher, Mailer, MailMessage, WebhookNotifier } from '../notifications/ports.js';
 import type { UsageService } from '../usage.service.js';
 import type { Metrics } from '../metrics.js';
 import { countedRecognition } from './counted-call.js';
@@ -31,10 +31,9 @@ export class PlateService {
     private readonly reader: PlateReader,
     private readonly usage: UsageService,
     private readonly images: ImageService,
-    private readonly webhooks: WebhookNotifier,
+    private readonly notify: { webhooks: WebhookNotifier; mailer: Mailer; events: EventPublisher },
     private readonly history: PlateHistoryService,
     private readonly watchlists: WatchlistService,
-    private readonly mailer: Mailer,
     private readonly options: { maxPixels: number; metrics?: Metrics },
   ) {}
 
@@ -48,33 +47,39 @@ export class PlateService {
     );
     const now = new Date();
     const response = plateResponse(call, found, ms, style, now);
-    const notify = await this.webhooks.hasActive(account.id, 'plate-reader');
+    const hooks = await this.notify.webhooks.hasActive(account.id, 'plate-reader');
     // One stored photo serves the webhook and the history alike.
-    const stored = notify || this.history.wantsImage(found.plates) ? await this.images.store(account.id, call.image, `accounts/${account.id}/plates`) : undefined;
+    const stored = hooks || this.history.wantsImage(found.plates) ? await this.images.store(account.id, call.image, `accounts/${account.id}/plates`) : undefined;
     const stamped = call.timestamp ? Date.parse(call.timestamp) : NaN;
     const readAt = Number.isFinite(stamped) ? stamped : now.getTime();
     await this.history.record(account.id, { cameraId: call.cameraId, readAt }, found.plates, stored?.id, now.getTime());
-    if (notify && stored) {
-      await this.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: this.images.url(stored.publicId) }, { imageId: stored.id });
+    const fileUrl = stored ? this.images.url(stored.publicId) : null;
+    if (hooks && stored) {
+      await this.notify.webhooks.notify(account.id, 'plate-reader', 'image.done', { ...response, file_url: fileUrl }, { imageId: stored.id });
     }
-    await this.tellWatchlists(account, response, found.plates, stored);
+    if (this.notify.events.enabled) {
+      const results = found.plates.map((p) => ({ plate: p.plate, score: p.score, region: p.region, box: p.box }));
+      await this.notify.events.publish(account.id, { kind: 'plate.read', cameraId: response.camera_id, body: { ...response, results, file_url: fileUrl } });
+    }
+    await this.tellWatchlists(account, response, found.plates, fileUrl);
     return response;
   }
 
   /** Per read plate on one of the account's watchlists: `watchlist.match` to its
    * plate-watchlist webhooks, and for alert and deny lists an e-mail to the account. */
-  private async tellWatchlists(account: AccountRow, response: PlateAnswer, plates: readonly PlateReading[], stored: { publicId: string } | undefined): Promise<void> {
+  private async tellWatchlists(account: AccountRow, response: PlateAnswer, plates: readonly PlateReading[], fileUrl: string | null): Promise<void> {
     const read = plates.filter((x) => x.plate !== '');
     if (read.length === 0) return;
-    const hooks = await this.webhooks.hasActive(account.id, 'plate-watchlist');
-    if (!hooks && !this.mailer.enabled) return;
+    const { webhooks, mailer, events } = this.notify;
+    const hooks = await webhooks.hasActive(account.id, 'plate-watchlist');
+    if (!hooks && !mailer.enabled && !events.enabled) return;
     const listed = await this.watchlists.matcher(account.id);
-    const fileUrl = stored ? this.images.url(stored.publicId) : null;
     for (const p of read) {
       for (const match of listed(p.plate)) {
         const event = { ...match, camera_id: response.camera_id, timestamp: response.timestamp, result: { box: p.box, plate: p.plate, region: p.region, score: p.score, dscore: p.dscore }, file_url: fileUrl };
-        if (hooks) await this.webhooks.notify(account.id, 'plate-watchlist', 'watchlist.match', event);
-        if (this.mailer.enabled && match.watchlist.tag !== 'allow') await this.mailer.enqueue(watchlistEmail(account.email, event));
+        if (hooks) await webhooks.notify(account.id, 'plate-watchlist', 'watchlist.match', event);
+        await events.publish(account.id, { kind: 'watchlist.match', tag: match.watchlist.tag, body: event });
+        if (mailer.enabled && match.watchlist.tag !== 'allow') await mailer.enqueue(watchlistEmail(account.email, event));
       }
     }
   }
