@@ -17,6 +17,7 @@ import { ocrRoutes } from './routes/recognition/ocr.routes.js';
 import { onpremInfoRoutes } from './routes/recognition/onprem.routes.js';
 import { plateHistoryRoutes } from './routes/recognition/plate-history.routes.js';
 import { plateRoutes } from './routes/recognition/plates.routes.js';
+import { codeProjectRoutes } from './routes/recognition/codeproject.routes.js';
 import { watchlistRoutes } from './routes/recognition/watchlist.routes.js';
 import { webhookRoutes } from './routes/webhooks/webhooks.routes.js';
 
@@ -79,6 +80,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     // The on-premise server: the plate reader without tokens, and /info/.
     const onprem = { account: () => container.onpremAccount(), maxCalls: config.onprem.maxCalls };
     await app.register(plateRoutes, { ...plateOptions, onprem });
+    await app.register(codeProjectRoutes, { ...plateOptions, onprem });
     await app.register(onpremInfoRoutes, {
       ...onprem, usage: container.usage, webhooks: container.notifications.webhooks, licenseKey: config.onprem.licenseKey,
     });
@@ -91,6 +93,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     maxUploadBytes: config.limits.maxUploadBytes, ratePerSecond: config.limits.recognitionRatePerSecond,
   });
   await app.register(plateRoutes, plateOptions);
+  await app.register(codeProjectRoutes, plateOptions);
   await app.register(plateHistoryRoutes, { prefix: '/v1', history: container.plateHistory, limiter: container.rateLimiter, ratePerSecond: config.limits.recognitionRatePerSecond });
   await app.register(watchlistRoutes, { prefix: '/v1', watchlists: container.watchlists });
   await app.register(dashboardRoutes, {

@@ -10,14 +10,15 @@ export interface RecognitionRequest {
   fields: Map<string, string[]>;
 }
 
-export async function readRecognitionRequest(request: FastifyRequest, maxBytes: number): Promise<RecognitionRequest> {
+/** `fileFields`: the form's file fields that may hold the image, first found wins. */
+export async function readRecognitionRequest(request: FastifyRequest, maxBytes: number, fileFields: readonly string[] = ['upload']): Promise<RecognitionRequest> {
   const fields = new Map<string, string[]>();
   let source: ImageSource | undefined;
   if (request.isMultipart()) {
     // Base64 in a text field is a third larger than the file it encodes.
     const form = await readMultipart(request, maxBytes);
     for (const [k, v] of form.fields) fields.set(k, v);
-    const file = form.files.get('upload');
+    const file = fileFields.map((name) => form.files.get(name)).find((f) => f !== undefined);
     if (file) source = { kind: 'bytes', bytes: file.bytes, filename: file.filename };
   } else if (request.body && typeof request.body === 'object') {
     for (const [k, v] of Object.entries(request.body)) {
