@@ -20,7 +20,7 @@ describe('bestRegionFit', () => {
     ['ABC1234', ['br'], false, 'br', 1],
     ['ABC1D23', ['br'], true, 'br', 1], // Mercosur
     ['AB12CDE', ['br'], false, 'gb', FOREIGN_FACTOR], // fits only a region the client did not name
-    ['TX12345', ['us-tx'], false, 'us-tx', GENERIC_WEIGHT], // the country's generic shape under a state
+    ['TX1A2B3', ['us-tx'], false, 'us-tx', GENERIC_WEIGHT], // no state's format: the country's generic shape
     ['GEORGIA', [], false, 'us', LETTERS_ONLY_WEIGHT], // a word fits only the generic shape
     ['1234BCD', ['es'], true, 'es', 1],
     ['ABCD123', ['ca-on'], false, 'ca-on', 1],
@@ -40,6 +40,15 @@ describe('bestRegionFit', () => {
     expect(bestRegionFit('ABC12345', { regions: [], strict: false }, true)?.code).toBe('us');
     // Nor a named region.
     expect(bestRegionFit('ABC1234', { regions: ['us'], strict: false }, true)).toEqual({ code: 'us', weight: 1 });
+  });
+
+  it('counts another state\'s format under a named state nearly as the state\'s own, unless strict', () => {
+    // A California camera sees a Texan ABC1234: more than the generic US shape, less than 8ABC123.
+    expect(bestRegionFit('ABC1234', { regions: ['us-ca'], strict: false })).toEqual({ code: 'us', weight: 0.8 });
+    expect(bestRegionFit('8ABC123', { regions: ['us-ca'], strict: false })).toEqual({ code: 'us-ca', weight: 1 });
+    expect(bestRegionFit('ABC1234', { regions: ['us-ca'], strict: true })).toEqual({ code: 'us-ca', weight: GENERIC_WEIGHT });
+    // Another country's format stays foreign: the generic US shape outweighs it.
+    expect(bestRegionFit('AB12CDE', { regions: ['us-ca'], strict: false })).toEqual({ code: 'us-ca', weight: GENERIC_WEIGHT });
   });
 
   it('fits nothing outside the named regions when strict', () => {

@@ -24,6 +24,10 @@ export const LETTERS_ONLY_WEIGHT = 0.2;
 /** A region the client did not name, when it named some: its specific formats count for less
  * than a named region's format read with one look-alike swap. */
 export const FOREIGN_FACTOR = 0.4;
+/** A named state's neighbours: a California camera sees Texan and New York plates every day, so
+ * another state's specific format counts nearly as much as the named state's own, and more than
+ * the country's generic shape (which a look-alike swap into the named state's format would beat). */
+export const SIBLING_FACTOR = 0.8;
 
 /** True when `text` has the template's shape exactly: `A` a letter, `9` a digit, `X` either. */
 export function hasShape(text: string, template: string): boolean {
@@ -37,7 +41,7 @@ export function hasShape(text: string, template: string): boolean {
   return true;
 }
 
-interface ScopedTemplate { region: string; template: string; named: string | undefined }
+interface ScopedTemplate { region: string; template: string; named: string | undefined; sibling?: boolean }
 
 const cache = new Map<string, ScopedTemplate[]>();
 
@@ -54,11 +58,17 @@ function scopedTemplates(scope: RegionScope): ScopedTemplate[] {
       out.push({ ...t, named });
       seen.add(`${t.region}|${t.template}`);
     }
-    // A country named: its states' formats are its formats too.
-    if (!named.includes('-')) {
-      for (const [region, list] of Object.entries(REGION_TEMPLATES)) {
-        if (countryOf(region) !== named || region === named) continue;
-        for (const template of list) if (!seen.has(`${region}|${template}`)) out.push({ region, template, named });
+    // A country named: its states' formats are its formats too. A state named: the other
+    // states' formats are its country's, at SIBLING_FACTOR (not when strict: only the state's).
+    const country = countryOf(named);
+    const sibling = named !== country;
+    if (sibling && scope.strict) continue;
+    for (const [region, list] of Object.entries(REGION_TEMPLATES)) {
+      if (countryOf(region) !== country || region === named || region === country) continue;
+      for (const template of list) {
+        if (seen.has(`${region}|${template}`)) continue;
+        out.push(sibling ? { region, template, named: country, sibling } : { region, template, named });
+        if (sibling) seen.add(`${region}|${template}`);
       }
     }
   }
@@ -88,11 +98,12 @@ export function bestRegionFit(text: string, scope: RegionScope, wide?: boolean):
   const hinted = scope.regions.length > 0;
   const hasDigit = /[0-9]/.test(text);
   let best: RegionFit | null = null;
-  for (const { region, template, named } of scopedTemplates(scope)) {
+  for (const { region, template, named, sibling } of scopedTemplates(scope)) {
     if (!hasShape(text, template)) continue;
     const generic = template.includes('X');
     let weight = generic ? (hasDigit ? GENERIC_WEIGHT : LETTERS_ONLY_WEIGHT) : 1;
     if (hinted && !named) weight *= FOREIGN_FACTOR;
+    if (sibling) weight *= SIBLING_FACTOR;
     const code = named ?? countryOf(region);
     const betterFont = wide !== undefined && best !== null && weight === best.weight && fontFits(code, wide) && !fontFits(best.code, wide);
     if (!best || weight > best.weight || betterFont) best = { code, weight };
