@@ -62,6 +62,15 @@ export class ImageService {
     return row ? this.url(row.public_id) : null;
   }
 
+  /** `urlOfId` for a list, in one query: the URLs in the order of `imageIds`. */
+  async urlsOfIds(imageIds: ReadonlyArray<number | null>): Promise<Array<string | null>> {
+    const publicIds = await this.images.publicIdsOf(imageIds.filter((id): id is number => id !== null));
+    return imageIds.map((id) => {
+      const publicId = id === null ? undefined : publicIds.get(id);
+      return publicId === undefined ? null : this.url(publicId);
+    });
+  }
+
   /** The image behind a signed URL, or undefined when the signature is wrong, expired or the
    * image is gone. */
   async open(publicId: string, expires: number, signature: string, now = Date.now()): Promise<{ row: ImageRow; bytes: Buffer } | undefined> {

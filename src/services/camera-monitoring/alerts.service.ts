@@ -70,20 +70,19 @@ export class AlertService {
   async list(licenseId: number, filter: AlertFilter) {
     const alerts = await this.alerts.list(licenseId, filter);
     const cameras = await this.alerts.camerasOf(alerts.map((a) => a.id));
-    return Promise.all(alerts.map(async (a) => ({ alert: a, cameras: await Promise.all((cameras.get(a.id) ?? []).map((c) => this.withUrls(c))) })));
+    const withUrls = await this.withUrls(alerts.flatMap((a) => cameras.get(a.id) ?? []));
+    return alerts.map((a) => ({ alert: a, cameras: withUrls.filter((c) => c.row.alert_id === a.id) }));
   }
 
-  private async withUrls(c: AlertCameraRow) {
-    return {
-      row: c,
-      snapshot: await this.images.urlOfId(c.snapshot_image_id),
-      referenceImage: await this.images.urlOfId(c.reference_image_id),
-    };
+  /** The rows with their snapshot and reference URLs (one image query for all of them). */
+  private async withUrls(rows: readonly AlertCameraRow[]) {
+    const urls = await this.images.urlsOfIds(rows.flatMap((c) => [c.snapshot_image_id, c.reference_image_id]));
+    return rows.map((row, i) => ({ row, snapshot: urls[2 * i] ?? null, referenceImage: urls[2 * i + 1] ?? null }));
   }
 
   /** The camera monitoring webhook body of compatibility.md. */
   private async webhookPayload(alert: AlertRow, email: string, rows: AlertCameraRow[]) {
-    const cameras = await Promise.all(rows.map((r) => this.withUrls(r)));
+    const cameras = await this.withUrls(rows);
     return {
       license: alert.license_code,
       user: email,

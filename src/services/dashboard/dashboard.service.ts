@@ -93,7 +93,8 @@ export class DashboardService {
     const camera = await this.d.cameras.require(accountId, licenseId, serial);
     const { logs } = await this.d.cameras.logs(accountId, licenseId, serial, { limit: HISTORY, offset: 0 });
     const tags = (await this.d.cameraRepo.tagsOf([camera.id])).get(camera.id) ?? [];
-    const history = await Promise.all(logs.map(async (log) => ({ ...logView(log), snapshot: await this.d.images.urlOfId(log.image_id) })));
+    const snapshots = await this.d.images.urlsOfIds(logs.map((log) => log.image_id));
+    const history = logs.map((log, i) => ({ ...logView(log), snapshot: snapshots[i] ?? null }));
     const latest = history.find((l) => l.snapshot !== null) ?? null;
     return {
       license,

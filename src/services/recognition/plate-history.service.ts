@@ -82,7 +82,7 @@ export class PlateHistoryService {
       return fresh;
     });
     for (const visit of started) {
-      const view = await this.visitView(visit);
+      const view = visitView(visit, await this.images.urlOfId(visit.image_id));
       await this.notify.webhooks.notify(accountId, 'plate-visits', 'visit.started', view);
       await this.notify.events.publish(accountId, { kind: 'visit.started', cameraId: visit.camera_id, body: view });
     }
@@ -137,7 +137,8 @@ export class PlateHistoryService {
       plateKey: q.plate ? foldPlate(q.plate) : undefined, cameraId: q.cameraId, from: q.from, until: q.until, after: q.after, limit: q.limit + 1,
     });
     const { page, next } = pageOf(rows, q.limit, (v) => ({ readAt: v.last_seen, id: v.id }));
-    return { visits: await Promise.all(page.map((v) => this.visitView(v))), next };
+    const images = await this.images.urlsOfIds(page.map((v) => v.image_id));
+    return { visits: page.map((v, i) => visitView(v, images[i] ?? null)), next };
   }
 
   /** One visit with its reads, or undefined where the account has no such visit. */
@@ -145,15 +146,7 @@ export class PlateHistoryService {
     const v = await this.visits.find(accountId, id);
     if (!v) return undefined;
     const reads = await this.reads.ofVisit(accountId, id);
-    return { ...(await this.visitView(v)), results: reads.map((r) => this.view(r)) };
-  }
-
-  private async visitView(v: PlateVisitRow): Promise<HistoryVisit> {
-    return {
-      id: v.id, camera_id: v.camera_id, plate: v.plate, score: v.score, region: { code: v.region },
-      first_seen: new Date(v.first_seen).toISOString(), last_seen: new Date(v.last_seen).toISOString(), reads: v.reads,
-      image_url: await this.images.urlOfId(v.image_id),
-    };
+    return { ...visitView(v, await this.images.urlOfId(v.image_id)), results: reads.map((r) => this.view(r)) };
   }
 
   private view(r: ListedRead): HistoryRead {
@@ -163,6 +156,14 @@ export class PlateHistoryService {
       image_url: r.image_public_id === null ? null : this.images.url(r.image_public_id),
     };
   }
+}
+
+function visitView(v: PlateVisitRow, imageUrl: string | null): HistoryVisit {
+  return {
+    id: v.id, camera_id: v.camera_id, plate: v.plate, score: v.score, region: { code: v.region },
+    first_seen: new Date(v.first_seen).toISOString(), last_seen: new Date(v.last_seen).toISOString(), reads: v.reads,
+    image_url: imageUrl,
+  };
 }
 
 /** The first `limit` rows of `rows` (asked for one more than a page), and where the next page

@@ -19,6 +19,13 @@ export class ImageRepository {
     return this.db.selectFrom('images').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Public ids of the images that exist among `ids` (one query for a page of logs or visits). */
+  async publicIdsOf(ids: readonly number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('images').select(['id', 'public_id']).where('id', 'in', [...new Set(ids)]).execute();
+    return new Map(rows.map((r) => [r.id, r.public_id]));
+  }
+
   /** Every image of the account (row id and blob key): what removing the account must delete. */
   async keysForAccount(accountId: number): Promise<Array<Pick<ImageRow, 'id' | 'blob_key'>>> {
     return this.db.selectFrom('images').select(['id', 'blob_key']).where('account_id', '=', accountId).execute();

@@ -67,7 +67,8 @@ function listingRoutes(app: TypedApp, opts: CameraRouteOptions) {
       const { camera, logs } = await opts.cameras.logs(accountOf(request).id, license_id, serial, {
         ...range, status: q.status, limit: q.limit ?? DEFAULT_PAGE_SIZE, offset: q.offset ?? 0,
       });
-      return Promise.all(logs.map(async (log) => presentLog(log, camera, await opts.images.urlOfId(log.image_id))));
+      const snapshots = await opts.images.urlsOfIds(logs.map((log) => log.image_id));
+      return logs.map((log, i) => presentLog(log, camera, snapshots[i] ?? null));
     },
   );
 
