@@ -38,6 +38,15 @@ describe('S3BlobStore', () => {
     expect((await store.get('accounts/1/cameras/3/c.jpg'))?.toString()).toBe('three');
   });
 
+  it('makes its bucket at the first write when the store has none (a fresh MinIO volume)', async () => {
+    const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const fresh = new S3BlobStore(client, parseS3Url('s3://vigil-fresh/blobs'));
+    expect(await fresh.get('a.jpg')).toBeUndefined();
+    await Promise.all([fresh.put('a.jpg', Buffer.from('one')), fresh.put('b.jpg', Buffer.from('two'))]);
+    expect((await fresh.get('a.jpg'))?.toString()).toBe('one');
+    expect((await fresh.get('b.jpg'))?.toString()).toBe('two');
+  });
+
   it('serves uploads end to end when BLOB_URL points at the bucket', async () => {
     const { buildTestApp } = await import('../../../test/helpers/test-app.js');
     const { sceneJpeg } = await import('../../../test/fixtures/images.js');

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { NETWORK_ERROR_CODES } from '../network-errors.js';
 import { StorageUnavailableError, type BlobStore } from './blob-store.js';
 
@@ -27,7 +27,15 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, bytes: Buffer): Promise<void> {
-    await this.reach(() => this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: bytes })));
+    const put = () => this.reach(() => this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(key), Body: bytes })));
+    try {
+      await put();
+    } catch (err) {
+      if (!isNoSuchBucket(err)) throw err;
+      // A fresh store (a new MinIO volume): the first write makes the bucket.
+      await this.createBucket();
+      await put();
+    }
   }
 
   async get(key: string): Promise<Buffer | undefined> {
@@ -37,8 +45,18 @@ export class S3BlobStore implements BlobStore {
         return Buffer.from(await res.Body!.transformToByteArray());
       });
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey') return undefined;
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey' || isNoSuchBucket(err)) return undefined;
       throw err;
+    }
+  }
+
+  private async createBucket(): Promise<void> {
+    try {
+      await this.reach(() => this.client.send(new CreateBucketCommand({ Bucket: this.location.bucket })));
+    } catch (err) {
+      // Another process made it first.
+      const name = (err as { name?: string }).name;
+      if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
     }
   }
 
@@ -67,6 +85,8 @@ export class S3BlobStore implements BlobStore {
     }
   }
 }
+
+const isNoSuchBucket = (err: unknown) => (err as { name?: string; Code?: string }).name === 'NoSuchBucket' || (err as { Code?: string }).Code === 'NoSuchBucket';
 
 function isUnreachable(err: unknown): boolean {
   const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; errors?: unknown[] };
