@@ -231,7 +231,11 @@ describe('access matrix over every registered route', () => {
         expect(res.statusCode, `${key(r)} ${JSON.stringify(headers)}`).toBe(401);
         const body = res.json();
         const recognition = /^\/v1\/(ocr|vin|trailer-id|plate-reader|plate-reads|plate-visits|watchlists|statistics)\b/.test(r.url);
-        expect(body, key(r)).toEqual(recognition ? { detail: expect.any(String), status_code: 401, code: 'unauthorized' } : { message: expect.any(String), code: 'unauthorized' });
+        // CodeProject.AI's route answers in that server's shape (docs/compatibility.md).
+        const codeProject = r.url === '/v1/image/alpr';
+        const shape = codeProject ? { success: false, error: 'Invalid or missing API token.', code: 401, reason: 'unauthorized' }
+          : recognition ? { detail: expect.any(String), status_code: 401, code: 'unauthorized' } : { message: expect.any(String), code: 'unauthorized' };
+        expect(body, key(r)).toEqual(shape);
       }
     }
   });

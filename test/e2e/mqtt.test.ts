@@ -75,6 +75,12 @@ describe.skipIf(!MOSQUITTO)('MQTT events', () => {
     const retained = await late.waitFor(/^(homeassistant\/sensor\/.*\/config|vigil\/\d+\/cameras\/GATE_1\/state)$/, 6);
     expect(retained.every((m) => m.retain)).toBe(true);
     expect(JSON.parse(retained.find((m) => m.topic.endsWith('/state'))!.payload).status).toBe('anomaly');
+
+    // Silent past CAMERA_OFFLINE_AFTER_SECONDS: the sweep's offline state goes out too.
+    expect(await t.container.camera.offline.sweep(Date.now() + 2 * 3600_000)).toBeGreaterThan(0);
+    await t.container.runner.drain();
+    const offline = (await late.waitFor(new RegExp(`^vigil/${a.id}/cameras/GATE_1/changed$`))).map((m) => JSON.parse(m.payload));
+    expect(offline[0]).toMatchObject({ serial: 'GATE/1', status: 'offline', previous_status: 'anomaly', scores: null });
     await late.close();
   });
 

@@ -1,4 +1,4 @@
-import { CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { BucketAlreadyExists, BucketAlreadyOwnedByYou, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchBucket, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { NETWORK_ERROR_CODES } from '../network-errors.js';
 import { StorageUnavailableError, type BlobStore } from './blob-store.js';
 
@@ -31,7 +31,7 @@ export class S3BlobStore implements BlobStore {
     try {
       await put();
     } catch (err) {
-      if (!isNoSuchBucket(err)) throw err;
+      if (!(err instanceof NoSuchBucket)) throw err;
       // A fresh store (a new MinIO volume): the first write makes the bucket.
       await this.createBucket();
       await put();
@@ -45,7 +45,7 @@ export class S3BlobStore implements BlobStore {
         return Buffer.from(await res.Body!.transformToByteArray());
       });
     } catch (err) {
-      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey' || isNoSuchBucket(err)) return undefined;
+      if (err instanceof NoSuchKey || (err as { name?: string }).name === 'NoSuchKey' || err instanceof NoSuchBucket) return undefined;
       throw err;
     }
   }
@@ -55,8 +55,7 @@ export class S3BlobStore implements BlobStore {
       await this.reach(() => this.client.send(new CreateBucketCommand({ Bucket: this.location.bucket })));
     } catch (err) {
       // Another process made it first.
-      const name = (err as { name?: string }).name;
-      if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
+      if (!(err instanceof BucketAlreadyOwnedByYou || err instanceof BucketAlreadyExists)) throw err;
     }
   }
 
@@ -85,8 +84,6 @@ export class S3BlobStore implements BlobStore {
     }
   }
 }
-
-const isNoSuchBucket = (err: unknown) => (err as { name?: string; Code?: string }).name === 'NoSuchBucket' || (err as { Code?: string }).Code === 'NoSuchBucket';
 
 function isUnreachable(err: unknown): boolean {
   const e = err as { code?: string; name?: string; $metadata?: { httpStatusCode?: number }; errors?: unknown[] };

@@ -9,7 +9,7 @@ import { accountOf } from '../../plugins/auth.plugin.js';
 import { readRecognitionRequest } from '../../recognition-request.js';
 import type { PlateRouteOptions } from './plates.routes.js';
 import { plateParams } from './plate-params.js';
-import { field, parseCameraId, throttlePerToken } from './recognition-params.js';
+import { field, parseCameraId, throttlePerToken, useErrorFamily } from './recognition-params.js';
 
 /** One plate as CodeProject.AI's ALPR module answers it. */
 export interface CodeProjectPrediction {
@@ -48,9 +48,7 @@ const Failure = Type.Object({ success: Type.Literal(false), error: Type.String()
  * other. On-premise no token is needed, as with the plate reader there; hosted, the call needs
  * `Authorization: Token ...` like every hosted call. */
 export async function codeProjectRoutes(app: TypedApp, opts: PlateRouteOptions) {
-  app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), family: 'codeproject' };
-  });
+  useErrorFamily(app, 'codeproject');
   const onprem = opts.onprem;
   app.post('/image/alpr', {
     onRequest: onprem ? [] : [app.requireAccount, throttlePerToken(opts.limiter, 'plates', opts.ratePerSecond)],

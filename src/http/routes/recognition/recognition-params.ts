@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { errors } from '../../../services/errors.js';
 import { enforceRate, type RateLimiter } from '../../../services/rate-limiter.js';
 import type { RecognitionRequest } from '../../recognition-request.js';
+import type { ErrorFamily } from '../../error-shapes.js';
 import { accountOf, requireFeature, tokenRateKey } from '../../plugins/auth.plugin.js';
 import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 
@@ -45,12 +46,15 @@ export const Statistics = Type.Object({
   total_calls: Type.Integer(),
 });
 
-/** Marks every route of the plugin as a recognition route (its errors use ErrorDetail). */
-export function useRecognitionErrors(app: TypedApp): void {
+/** Marks every route of the plugin as one of an error family (error-shapes.ts). */
+export function useErrorFamily(app: TypedApp, family: ErrorFamily): void {
   app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config as object), family: 'recognition' };
+    route.config = { ...(route.config as object), family };
   });
 }
+
+/** Marks every route of the plugin as a recognition route (its errors use ErrorDetail). */
+export const useRecognitionErrors = (app: TypedApp) => useErrorFamily(app, 'recognition');
 
 /** The image fields every recognition reader takes, for the OpenAPI document (the body is read
  * by readRecognitionRequest: multipart, JSON or urlencoded). */
