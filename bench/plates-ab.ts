@@ -1,10 +1,12 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--vehicles asked|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
  * server builds it (configured-pipeline.ts) with PLATE_READER=--reader and PLATE_DETECTOR=--detector
- * (default: the server's defaults), on the --split half of each set (default `held`, see
+ * (default: the server's defaults) and, with --vehicles, PLATE_VEHICLES and the vehicle
+ * detector the server gives both sides (without it neither looks for vehicles), on the --split
+ * half of each set (default `held`, see
  * bench:plates). A is built as its revision's server builds it. Every photo is
  * read by both, in alternating order, so a machine whose load drifts weighs on both alike (ms on
  * this machine drift by up to 2x between days: a figure is only worth its baseline of the same
@@ -21,6 +23,10 @@ import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { configuredPlatePipeline } from '../src/vision/plates/configured-pipeline.js';
 import { parsePlateFinder } from '../src/vision/plates/plate-finder.js';
 import { parsePlateLineReader } from '../src/vision/plates/plate-line-reader.js';
+import { parsePlateVehicles } from '../src/vision/plates/plate-vehicles.js';
+import type { VehicleFinder } from '../src/vision/plates/vehicle-assignment.js';
+import { dominantColour } from '../src/vision/vehicles/vehicle-colour.js';
+import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
 import { defaultVisionSettings } from '../src/vision/settings.js';
 import { baseRevision, checkoutAt, pairedRuns, timingColumns } from './lib/ab.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
@@ -37,7 +43,17 @@ const listDiffs = process.argv.includes('--diffs');
 const copies = copyOptionsFromArgs(flag);
 const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
-const settingsB = { ...defaultVisionSettings(), plateReader: parsePlateLineReader(flag('reader')), plateDetector: parsePlateFinder(flag('detector')) };
+const vehiclesFlag = flag('vehicles');
+const settingsB = {
+  ...defaultVisionSettings(), plateReader: parsePlateLineReader(flag('reader')), plateDetector: parsePlateFinder(flag('detector')), plateVehicles: parsePlateVehicles(vehiclesFlag),
+};
+/** The vehicle finder the server's recognition workers give the pipeline (recognition.worker.ts). */
+async function serverVehicles(): Promise<VehicleFinder | undefined> {
+  if (vehiclesFlag === undefined) return undefined;
+  const detector = await createVehicleDetector();
+  return { detect: (img) => detector.detect(img, { minScore: 0.2 }), dominantColour };
+}
+const vehicles = await serverVehicles();
 
 interface Reader { read(image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> }
 
@@ -51,11 +67,11 @@ async function baseReader(): Promise<Reader> {
   const configured = await checkout.load<typeof import('../src/vision/plates/configured-pipeline.js')>('src/vision/plates/configured-pipeline.js').catch(() => undefined);
   if (!configured) return basePlates.createPlatePipeline(engine);
   const settings = await checkout.load<typeof import('../src/vision/settings.js')>('src/vision/settings.js');
-  return configured.configuredPlatePipeline(engine, settings.defaultVisionSettings());
+  return configured.configuredPlatePipeline(engine, settings.defaultVisionSettings(), vehicles);
 }
 const readers: Record<'a' | 'b', Reader> = {
   a: await baseReader(),
-  b: await configuredPlatePipeline(await createOcrEngine(), settingsB),
+  b: await configuredPlatePipeline(await createOcrEngine(), settingsB, vehicles),
 };
 
 const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
@@ -66,7 +82,7 @@ const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
 const fingerprint = (r: PlateReadResult) => JSON.stringify(r.plates.map((p) => [p.plate, p.score, p.candidates]));
 const listed = (r: PlateReadResult) => r.plates.map((p) => `${p.plate} ${p.score}`).join(', ') || '-';
 
-console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree with PLATE_READER=${settingsB.plateReader} PLATE_DETECTOR=${settingsB.plateDetector}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
+console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree with PLATE_READER=${settingsB.plateReader} PLATE_DETECTOR=${settingsB.plateDetector}${vehicles ? ` PLATE_VEHICLES=${settingsB.plateVehicles}, vehicle detector on both sides` : ''}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
 const sets = await loadPlateSets(dataDir, split);
 for (const name of wanted) {
   const all = sets[name];

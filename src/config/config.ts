@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parsePlateLineReader } from '../vision/plates/plate-line-reader.js';
 import { parsePlateFinder } from '../vision/plates/plate-finder.js';
 import { parsePlateSearch } from '../vision/plates/plate-search.js';
+import { parsePlateVehicles } from '../vision/plates/plate-vehicles.js';
 import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
 import type { VisionSettings } from '../vision/settings.js';
 
@@ -74,6 +75,8 @@ const envSchema = z.object({
   PLATE_READER: checkedBy(parsePlateLineReader),
   /** src/vision/plates/plate-finder.ts. */
   PLATE_DETECTOR: checkedBy(parsePlateFinder),
+  /** src/vision/plates/plate-vehicles.ts. */
+  PLATE_VEHICLES: checkedBy(parsePlateVehicles),
   PLATE_HISTORY_DAYS: intFrom(30, 0),
   PLATE_HISTORY_IMAGES: boolFrom(false),
   PLATE_VISIT_GAP_SECONDS: intFrom(120, 1),
@@ -178,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       plateSearch: parsePlateSearch(e.PLATE_SEARCH),
       plateReader: parsePlateLineReader(e.PLATE_READER),
       plateDetector: parsePlateFinder(e.PLATE_DETECTOR),
+      plateVehicles: parsePlateVehicles(e.PLATE_VEHICLES),
     },
     plateHistory: { retentionDays: e.PLATE_HISTORY_DAYS, keepImages: e.PLATE_HISTORY_IMAGES, visitGapSeconds: e.PLATE_VISIT_GAP_SECONDS },
     role: e.ROLE,

@@ -4,6 +4,7 @@ import type { OcrEngineOptions } from './ocr/ocr-engine.js';
 import type { PlateFinder } from './plates/plate-finder.js';
 import type { PlateLineReader } from './plates/plate-line-reader.js';
 import type { PlateSearch } from './plates/plate-search.js';
+import type { PlateVehicles } from './plates/plate-vehicles.js';
 import { DEFAULT_OCR_PRECISION, type OcrPrecision } from './runtime/model-variants.js';
 
 /** What the vision workers are told by the validated config (src/config/config.ts), handed to
@@ -21,11 +22,13 @@ export interface VisionSettings {
   plateReader: PlateLineReader;
   /** What finds plates in a photo (PLATE_DETECTOR). */
   plateDetector: PlateFinder;
+  /** When plate calls look for vehicles (PLATE_VEHICLES). */
+  plateVehicles: PlateVehicles;
 }
 
 /** The settings of an unconfigured process: the config's defaults. */
 export function defaultVisionSettings(): VisionSettings {
-  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained' };
+  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked' };
 }
 
 /** The OCR engine's options these settings ask for (every worker that loads the engine). */

@@ -4,11 +4,11 @@ import { createPlatePipeline, type PlateOcr, type PlatePipeline } from './plate-
 import { createPlateTextModel } from './plate-text-model.js';
 import type { VehicleFinder } from './vehicle-assignment.js';
 
-/** The plate pipeline the settings ask for (PLATE_READER, PLATE_DETECTOR, PLATE_SEARCH): the one
+/** The plate pipeline the settings ask for (PLATE_READER, PLATE_DETECTOR, PLATE_SEARCH, PLATE_VEHICLES): the one
  * place that turns them into models, for the workers and the benches alike. */
 export async function configuredPlatePipeline(
   ocr: PlateOcr,
-  settings: Pick<VisionSettings, 'plateReader' | 'plateDetector' | 'plateSearch' | 'inferenceThreads'>,
+  settings: Pick<VisionSettings, 'plateReader' | 'plateDetector' | 'plateSearch' | 'inferenceThreads'> & Partial<Pick<VisionSettings, 'plateVehicles'>>,
   vehicles?: VehicleFinder,
 ): Promise<PlatePipeline> {
   // With PLATE_READER=trained Vigil's reader reads the plate numbers in photos, and PP-OCR's
@@ -18,5 +18,8 @@ export async function configuredPlatePipeline(
   const reader = trained ? await createPlateTextModel() : undefined;
   // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
   const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads }) : undefined;
-  return createPlatePipeline(ocr, { vehicles, reader, cropReader: ocr, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector });
+  return createPlatePipeline(ocr, {
+    vehicles, reader, cropReader: ocr, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector,
+    vehiclesAlways: settings.plateVehicles === 'always',
+  });
 }

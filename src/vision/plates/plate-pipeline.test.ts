@@ -283,6 +283,34 @@ function twoCarsOcr() {
   return { ocr, read };
 }
 
+describe('vehicles', () => {
+  const car = { type: 'Sedan' as const, score: 0.8, box: { xmin: 300, ymin: 200, xmax: 980, ymax: 620 } };
+  /** A vehicle finder that finds `car` in any photo and counts how often it was asked. */
+  const finder = () => {
+    const asked = { n: 0 };
+    return { asked, vehicles: { detect: async () => (asked.n++, [car]) } };
+  };
+
+  it('are looked for only where a call asks (mmc, strict detection), or always with PLATE_VEHICLES=always', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const { asked, vehicles } = finder();
+    const pipeline = createPlatePipeline(ocr, { vehicles });
+    const plain = await pipeline.read(blank(1280, 720), options());
+    expect(asked.n).toBe(0);
+    expect(plain.plates[0]!.vehicle).toBeUndefined();
+    await pipeline.read(blank(1280, 720), options({ mode: 'redaction' }));
+    expect(asked.n).toBe(0);
+    for (const over of [{ mmc: true }, { strictDetection: true }, { mode: 'fast' as const, mmc: true }]) {
+      const res = await pipeline.read(blank(1280, 720), options(over));
+      expect(res.plates[0]!.vehicle, JSON.stringify(over)).toMatchObject({ score: 0.8, box: car.box });
+    }
+    expect(asked.n).toBe(3);
+    const always = await createPlatePipeline(ocr, { vehicles, vehiclesAlways: true }).read(blank(1280, 720), options());
+    expect(always.plates[0]!.vehicle).toMatchObject({ score: 0.8, box: car.box });
+    expect(asked.n).toBe(4);
+  });
+});
+
 describe('the plate detector first', () => {
   /** A plate detector that boxes `boxes` (photo pixels) in any photo, at 0.9. */
   const detector = (boxes: Box[]): PlateDetector => ({ detect: async () => boxes.map((box) => ({ box, score: 0.9 })) });

@@ -66,6 +66,8 @@ export interface PlatePipelineOptions {
   secondOpinion?: CropRecognizer;
   /** Vigil's plate detector: modes with `detectorPasses` find candidates with it first. */
   plateDetector?: PlateDetector;
+  /** Look for vehicles on every call (PLATE_VEHICLES=always), not only where asked. */
+  vehiclesAlways?: boolean;
 }
 
 
@@ -139,7 +141,7 @@ async function opinionsOf(image: RawImage, readings: readonly CandidateReading[]
 }
 
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
-  const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector } = pipelineOptions;
+  const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector, vehiclesAlways = false } = pipelineOptions;
   const cropReader = pipelineOptions.cropReader ?? sceneReader;
   /** Who reads, and who gives the second opinion, on this picture (a reader is no second opinion of itself). */
   const readersFor = (image: RawImage) => {
@@ -193,8 +195,10 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const detectedPlates = plateDetector && passes.some((p) => p.source === 'plates')
         ? await plateDetector.detect(image, mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {})
         : [];
-      // Vehicles only when something asks for them (strict detection, make/model/colour).
-      const vehicles = vehicleFinder && (options.strictDetection || options.mmc) ? vehicleFinder.detect(image) : undefined;
+      // Vehicles only when something asks for them (strict detection, make/model/colour,
+      // PLATE_VEHICLES=always): the detector costs more than the plates (plate-vehicles.ts).
+      const wanted = vehiclesAlways || options.strictDetection || options.mmc;
+      const vehicles = vehicleFinder && wanted ? vehicleFinder.detect(image) : undefined;
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
       vehicles?.catch(() => undefined);
       // Every line the passes detected, in photo pixels: legends are looked for among them.
