@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlateReader, PlateReadResult } from '../../src/vision/plates/plate.types.js';
 import { sceneJpeg } from '../fixtures/images.js';
-import { MOSQUITTO, startBroker, subscriber, type Broker } from '../helpers/mosquitto.js';
+import { MOSQUITTO, OPENSSL, startBroker, subscriber, type Broker } from '../helpers/mosquitto.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { buildTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -119,7 +119,7 @@ describe.skipIf(!MOSQUITTO)('MQTT events', () => {
   });
 });
 
-describe.skipIf(!MOSQUITTO)('MQTT over TLS with credentials', () => {
+describe.skipIf(!MOSQUITTO || !OPENSSL)('MQTT over TLS with credentials', () => {
   const user = { name: 'vigil', password: 'pa ss:w@rd' };
   let broker: Broker;
   beforeAll(async () => {

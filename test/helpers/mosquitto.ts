@@ -8,6 +8,8 @@ import mqtt, { type MqttClient } from 'mqtt';
 
 /** Debian's broker (`apt-get install mosquitto`; .ci/run installs it). */
 export const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p));
+/** What a TLS broker's certificates are made with. */
+export const OPENSSL = ['/usr/bin/openssl', '/bin/openssl'].some((p) => existsSync(p));
 
 export interface Broker {
   /** `mqtt://127.0.0.1:PORT`, or `mqtts://` with TLS. */
