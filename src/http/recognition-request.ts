@@ -10,7 +10,8 @@ export interface RecognitionRequest {
   fields: Map<string, string[]>;
 }
 
-/** `fileFields`: the form's file fields that may hold the image, first found wins. */
+/** `fileFields`: the form's file fields that may hold the image, first found wins; `*` stands
+ * for the form's first file of any name. */
 export async function readRecognitionRequest(request: FastifyRequest, maxBytes: number, fileFields: readonly string[] = ['upload']): Promise<RecognitionRequest> {
   const fields = new Map<string, string[]>();
   let source: ImageSource | undefined;
@@ -18,7 +19,7 @@ export async function readRecognitionRequest(request: FastifyRequest, maxBytes: 
     // Base64 in a text field is a third larger than the file it encodes.
     const form = await readMultipart(request, maxBytes);
     for (const [k, v] of form.fields) fields.set(k, v);
-    const file = fileFields.map((name) => form.files.get(name)).find((f) => f !== undefined);
+    const file = fileFields.map((name) => (name === '*' ? form.files.values().next().value : form.files.get(name))).find((f) => f !== undefined);
     if (file) source = { kind: 'bytes', bytes: file.bytes, filename: file.filename };
   } else if (request.body && typeof request.body === 'object') {
     for (const [k, v] of Object.entries(request.body)) {

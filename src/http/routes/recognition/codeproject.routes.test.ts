@@ -50,6 +50,8 @@ describe('POST /v1/image/alpr (CodeProject.AI)', () => {
     const { payload, headers } = await multipartBody({ image: { bytes: image, filename: 'frame.jpg' }, min_confidence: '0.7' });
     const body = (await onprem.app.inject({ method: 'POST', url: '/v1/image/alpr', payload, headers })).json();
     expect(body.predictions.map((p: { plate: string }) => p.plate)).toEqual(['XYZ987']);
+    const anyName = await multipartBody({ frame: { bytes: image } });
+    expect((await onprem.app.inject({ method: 'POST', url: '/v1/image/alpr', ...anyName })).json()).toMatchObject({ success: true, count: 2 });
     const none = await multipartBody({ image: { bytes: image }, min_confidence: '0.95' });
     expect((await onprem.app.inject({ method: 'POST', url: '/v1/image/alpr', ...none })).json()).toMatchObject({ success: true, count: 0, predictions: [], message: 'No plates found' });
   });

@@ -43,7 +43,7 @@ const Failure = Type.Object({ success: Type.Literal(false), error: Type.String()
 
 /** POST /v1/image/alpr: CodeProject.AI Server's licence plate route, for the clients that call
  * it (Blue Iris, frigate_plate_recognizer's `code_project` mode, Home Assistant's CodeProject.AI
- * ALPR integration). The image is the first of the form's `upload` or `image` files; the read is
+ * ALPR integration). The image is the form's `upload` or `image` file, else its first file; the read is
  * Vigil's plate reader, counted, kept in the history and sent to webhooks and MQTT like any
  * other. On-premise no token is needed, as with the plate reader there; hosted, the call needs
  * `Authorization: Token ...` like every hosted call. */
@@ -69,7 +69,8 @@ export async function codeProjectRoutes(app: TypedApp, opts: PlateRouteOptions) 
   }, async (request) => {
     const started = performance.now();
     const account = onprem ? await onprem.account() : accountOf(request);
-    const req = await readRecognitionRequest(request, opts.maxUploadBytes, ['upload', 'image']);
+    // CodeProject.AI takes the form's first file whatever its name; its clients name it upload or image.
+    const req = await readRecognitionRequest(request, opts.maxUploadBytes, ['upload', 'image', '*']);
     if (req.source?.kind !== 'bytes') throw errors.badRequest('No image supplied: send it as the multipart file "upload" or "image".', 'missing_image');
     const minConfidence = parseMinConfidence(field(req, 'min_confidence'));
     const image = await resolveImageSource(req.source, { maxBytes: opts.maxUploadBytes, fetch: opts.fetch });
