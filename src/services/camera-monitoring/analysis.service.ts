@@ -25,7 +25,7 @@ export class CameraAnalysisService {
     private readonly images: ImageService,
     private readonly alerts: AlertService,
     private readonly analyzer: CameraAnalyzer,
-    private readonly options: { obstructionConfirmations: number; metrics?: Metrics; events?: EventPublisher } = { obstructionConfirmations: 2 },
+    private readonly options: { obstructionConfirmations: number; metrics?: Metrics; events: EventPublisher } = { obstructionConfirmations: 2, events: NO_EVENTS },
   ) {}
 
   async run(job: AnalyzeJob): Promise<void> {
@@ -90,7 +90,7 @@ export class CameraAnalysisService {
     // An older upload analysed late must not overwrite the status of a newer one.
     if (camera.latest_log_id === null || log.id >= camera.latest_log_id) {
       await this.cameras.setLatest(camera.id, e.status, log.id);
-      await (this.options.events ?? NO_EVENTS).publish(camera.account_id, cameraState(camera, e, job.uploadedAt));
+      await this.options.events.publish(camera.account_id, cameraState(camera, e, job.uploadedAt));
     }
     this.options.metrics?.analysis(e.status);
     if (alert) {

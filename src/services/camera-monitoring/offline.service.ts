@@ -1,7 +1,7 @@
 import type { CameraLogRepository } from '../../storage/repositories/camera-log.repository.js';
 import type { CameraRepository } from '../../storage/repositories/camera.repository.js';
 import type { AlertService } from './alerts.service.js';
-import { NO_EVENTS, type EventPublisher } from '../notifications/ports.js';
+import type { EventPublisher } from '../notifications/ports.js';
 import { cameraState } from './analysis.service.js';
 
 /** Gives an `offline` log to every camera that has not uploaded for `offlineAfterSeconds`. */
@@ -10,7 +10,7 @@ export class OfflineSweepService {
     private readonly cameras: CameraRepository,
     private readonly logs: CameraLogRepository,
     private readonly alerts: AlertService,
-    private readonly options: { offlineAfterSeconds: number; events?: EventPublisher },
+    private readonly options: { offlineAfterSeconds: number; events: EventPublisher },
   ) {}
 
   /** Returns how many cameras went offline. Safe to run concurrently: a camera is marked by one
@@ -22,7 +22,7 @@ export class OfflineSweepService {
       if (!(await this.cameras.markOffline(camera.id, camera.last_upload_at))) continue;
       const log = await this.logs.insert({ camera_id: camera.id, status: 'offline', anomalies: '{}', scores: null, image_id: null, detail: null, created_at: now });
       await this.cameras.setLatest(camera.id, 'offline', log.id);
-      await (this.options.events ?? NO_EVENTS).publish(camera.account_id, cameraState(camera, { status: 'offline', anomalies: {}, scores: null }, now));
+      await this.options.events.publish(camera.account_id, cameraState(camera, { status: 'offline', anomalies: {}, scores: null }, now));
       await this.alerts.consider({ camera, status: 'offline', anomalies: {}, snapshotImageId: null }, now);
       marked++;
     }

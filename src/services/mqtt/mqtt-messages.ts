@@ -23,13 +23,14 @@ export function messagesOf(accountId: number, event: VigilEvent, s: TopicSetting
   const base = `${s.prefix}/${accountId}`;
   switch (event.kind) {
     case 'camera.state': {
-      const state = `${base}/cameras/${topicLevel(event.camera.serial)}/state`;
-      const body = {
+      const camera = `${base}/cameras/${topicLevel(event.camera.serial)}`;
+      const state = `${camera}/state`;
+      const payload = JSON.stringify({
         serial: event.camera.serial, name: event.camera.name, status: event.status, previous_status: event.previous,
         anomalies: event.anomalies, scores: event.scores, updated_at: new Date(event.at).toISOString(),
-      };
-      const messages = [{ topic: state, payload: JSON.stringify(body), retain: true }];
-      if (event.previous !== event.status) messages.push({ topic: `${base}/cameras/${topicLevel(event.camera.serial)}/changed`, payload: JSON.stringify(body), retain: false });
+      });
+      const messages = [{ topic: state, payload, retain: true }];
+      if (event.previous !== event.status) messages.push({ topic: `${camera}/changed`, payload, retain: false });
       return { messages, announce: s.discoveryPrefix ? cameraDiscovery(s.discoveryPrefix, accountId, event.camera, state) : [] };
     }
     case 'plate.read': {

@@ -22,6 +22,12 @@ const Filters = {
   end: Type.Optional(Type.String({ description: 'ISO 8601 UTC, exclusive' })),
 };
 
+/** A page of a list: its size and where it starts (the `next` URL of the page before). */
+const Paging = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  cursor: Type.Optional(Type.String({ maxLength: 64 })),
+};
+
 const Box = Type.Object({ xmin: Type.Number(), ymin: Type.Number(), xmax: Type.Number(), ymax: Type.Number() });
 
 const Read = Type.Object({
@@ -109,7 +115,7 @@ function readRoutes(app: TypedApp, history: PlateHistoryService, throttle: Throt
       summary: 'Plate reads, newest first (Vigil extension)',
       tags: ['plate-recognition'],
       security: [{ token: [] }],
-      querystring: Type.Object({ ...Filters, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), cursor: Type.Optional(Type.String({ maxLength: 64 })) }),
+      querystring: Type.Object({ ...Filters, ...Paging }),
       response: { 200: ReadPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
     },
   }, async (request) => {
@@ -155,8 +161,7 @@ function visitRoutes(app: TypedApp, history: PlateHistoryService, throttle: Thro
       tags: ['plate-recognition'],
       security: [{ token: [] }],
       querystring: Type.Object({
-        plate: Filters.plate, camera_id: Filters.camera_id, start: Filters.start, end: Filters.end,
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })), cursor: Type.Optional(Type.String({ maxLength: 64 })),
+        plate: Filters.plate, camera_id: Filters.camera_id, start: Filters.start, end: Filters.end, ...Paging,
       }),
       response: { 200: VisitPage, 400: ErrorDetail, 401: ErrorDetail, 403: ErrorDetail, 429: ErrorDetail },
     },
