@@ -1,4 +1,5 @@
-import { OutboundError, type SafeFetch } from './outbound/safe-fetch.js';
+import { OutboundError } from './outbound/outbound-error.js';
+import type { SafeFetch } from './outbound/safe-fetch.js';
 import { errors } from './errors.js';
 
 /** Where recognition clients put their image: file bytes, a base64 string (optionally a data:

@@ -2,7 +2,8 @@ import dns from 'node:dns';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpReceiver, type HttpReceiver, type Reply } from '../../../test/helpers/http-receiver.js';
-import { OutboundError, SafeFetch } from './safe-fetch.js';
+import { OutboundError } from './outbound-error.js';
+import { SafeFetch } from './safe-fetch.js';
 
 async function refusal(p: Promise<unknown> | (() => unknown)): Promise<OutboundError> {
   try {

@@ -2,24 +2,8 @@ import dns from 'node:dns';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
-
-/** Why an outbound request was refused or failed. `message` is written for the user: the API
- * returns it in a 400 (upload_url) or records it on a webhook delivery. */
-export type OutboundErrorReason =
-  | 'invalid_url'
-  | 'forbidden_address'
-  | 'dns_failure'
-  | 'too_many_redirects'
-  | 'too_large'
-  | 'timeout'
-  | 'connection_failed';
-
-export class OutboundError extends Error {
-  override name = 'OutboundError';
-  constructor(readonly reason: OutboundErrorReason, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+import { AddressPolicy } from './address-policy.js';
+import { OutboundError } from './outbound-error.js';
 
 export interface SafeFetchOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'HEAD';
@@ -57,44 +41,15 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_REDIRECTS = 5;
 
-/** Cloud metadata endpoints are refused even inside an allowed CIDR range: only naming the
- * exact address or host in the allow-list opens them. */
-const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200', 'fd00:ec2::254', '168.63.129.16']);
-const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.azure.com']);
-
-const IPV4_REASONS: Record<string, string> = {
-  unspecified: 'an unspecified address',
-  broadcast: 'a broadcast address',
-  multicast: 'a multicast address',
-  linkLocal: 'a link-local address',
-  loopback: 'a loopback address',
-  carrierGradeNat: 'a carrier-grade NAT address',
-  private: 'a private network address',
-};
-const IPV6_REASONS: Record<string, string> = {
-  unspecified: 'an unspecified address',
-  linkLocal: 'a link-local address',
-  multicast: 'a multicast address',
-  loopback: 'a loopback address',
-  uniqueLocal: 'a private network (unique local) address',
-  deprecatedSiteLocal: 'a site-local address',
-};
-const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
-
-type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
 /** The one way Vigil requests a URL a user gave it (webhook targets, `upload_url`): http(s)
  * only, no loopback/private/link-local/metadata destinations unless allow-listed, the checked
  * address is the one connected to (no DNS rebinding), redirects re-checked, size and time capped. */
 export class SafeFetch {
-  private readonly allowHosts = new Set<string>();
-  private readonly allowSuffixes: string[] = [];
-  private readonly allowCidrs: Cidr[] = [];
-  private readonly allowExact = new Set<string>();
+  private readonly policy: AddressPolicy;
   private readonly resolve: Resolver;
 
   constructor(private readonly config: SafeFetchConfig) {
-    for (const raw of config.allow) this.addAllowEntry(raw);
+    this.policy = new AddressPolicy(config.allow);
     this.resolve = config.resolve ?? ((host) => dns.promises.lookup(host, { all: true, verbatim: true }));
   }
 
@@ -112,12 +67,9 @@ export class SafeFetch {
     }
     const host = hostOf(url);
     if (!host) throw new OutboundError('invalid_url', 'The URL has no host.');
-    if (this.hostAllowed(host)) return url;
-    if (ipaddr.isValid(host)) {
-      this.checkAddress(host, host);
-    } else if (METADATA_HOSTS.has(host) || host === 'localhost' || host.endsWith('.localhost')) {
-      throw new OutboundError('forbidden_address', `${host} is an internal host name; Vigil does not send requests there.`);
-    }
+    if (this.policy.hostAllowed(host)) return url;
+    if (ipaddr.isValid(host)) this.policy.checkAddress(host, host);
+    else this.policy.checkHostName(host);
     return url;
   }
 
@@ -200,7 +152,7 @@ export class SafeFetch {
     const host = hostOf(url);
     if (ipaddr.isValid(host)) {
       const addr = ipaddr.parse(host);
-      if (!this.hostAllowed(host)) this.checkAddress(host, host);
+      if (!this.policy.hostAllowed(host)) this.policy.checkAddress(host, host);
       return [{ address: addr.toString(), family: addr.kind() === 'ipv6' ? 6 : 4 }];
     }
     let records: LookupAddress[];
@@ -212,65 +164,11 @@ export class SafeFetch {
       throw new OutboundError('dns_failure', `The host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? errorText(err)}).`, { cause: err });
     }
     if (records.length === 0) throw new OutboundError('dns_failure', `The host ${host} has no address.`);
-    if (!this.hostAllowed(host)) for (const r of records) this.checkAddress(r.address, host);
+    if (!this.policy.hostAllowed(host)) for (const r of records) this.policy.checkAddress(r.address, host);
     return records.map((r) => ({ address: r.address, family: r.family }));
   }
 
-  /** Throws unless `address` is public or allow-listed. */
-  private checkAddress(address: string, host: string): void {
-    let addr = ipaddr.parse(address);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-    const normalized = addr.toString();
-    if (this.allowExact.has(normalized)) return;
-    const where = host === address ? address : `${host} (${address})`;
-    if (METADATA_ADDRESSES.has(normalized)) {
-      throw new OutboundError('forbidden_address', `${where} is a cloud metadata address; Vigil does not send requests there.`);
-    }
-    if (this.allowCidrs.some(([net, bits]) => net.kind() === addr.kind() && addr.match(net, bits))) return;
-    const why = forbiddenReason(addr);
-    if (why) {
-      throw new OutboundError('forbidden_address', `${where} is ${why}; Vigil only sends requests to public addresses (an administrator can allow it with OUTBOUND_ALLOW).`);
-    }
-  }
 
-  private hostAllowed(host: string): boolean {
-    if (this.allowHosts.has(host) || this.allowSuffixes.some((s) => host.endsWith(s))) return true;
-    if (!ipaddr.isValid(host)) return false;
-    // An address literal passes here only when listed exactly; ranges are checked in checkAddress.
-    let addr = ipaddr.parse(host);
-    if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-    return this.allowExact.has(addr.toString());
-  }
-
-  private addAllowEntry(raw: string): void {
-    const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-    if (!entry) return;
-    if (entry.includes('/')) {
-      if (!ipaddr.isValidCIDR(entry)) throw new Error(`OUTBOUND_ALLOW entry "${raw}" is not a valid CIDR range.`);
-      this.allowCidrs.push(ipaddr.parseCIDR(entry));
-    } else if (ipaddr.isValid(entry)) {
-      this.allowExact.add(ipaddr.parse(entry).toString());
-    } else if (/^\*\.[a-z0-9.-]+$/.test(entry)) {
-      this.allowSuffixes.push(entry.slice(1));
-    } else if (/^[a-z0-9_.-]+$/.test(entry)) {
-      this.allowHosts.add(entry.replace(/\.$/, ''));
-    } else {
-      throw new Error(`OUTBOUND_ALLOW entry "${raw}" is not a host name, an IP address or a CIDR range.`);
-    }
-  }
-}
-
-function forbiddenReason(addr: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
-  const range = addr.range();
-  if (addr.kind() === 'ipv4') {
-    if (range === 'unicast') return undefined;
-    return IPV4_REASONS[range] ?? `a reserved address (${range})`;
-  }
-  if (IPV6_REASONS[range]) return IPV6_REASONS[range];
-  // Only global unicast (2000::/3) is public; the rest is special-purpose or embeds an IPv4
-  // address (NAT64, 6to4, Teredo, IPv4-compatible) that could point anywhere.
-  if (range !== 'unicast' || !addr.match(GLOBAL_UNICAST_V6)) return `a special-purpose IPv6 address (${range})`;
-  return undefined;
 }
 
 function pinnedLookup(records: LookupAddress[]) {

@@ -6,7 +6,8 @@ import { errors } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import type { DeliveryRef, Mailer, OnDelivered, WebhookFamily, WebhookNotifier } from '../notifications/ports.js';
 import { WEBHOOK_FAMILIES, WEBHOOK_FORMATS, type WebhookFormat } from '../notifications/ports.js';
-import { OutboundError, type SafeFetch } from '../outbound/safe-fetch.js';
+import { OutboundError } from '../outbound/outbound-error.js';
+import type { SafeFetch } from '../outbound/safe-fetch.js';
 
 /** What a `webhook.deliver` job carries (queue/jobs.ts). */
 export type WebhookDeliverPayload = JobPayload<'webhook.deliver'>;
