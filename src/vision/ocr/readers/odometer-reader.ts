@@ -5,7 +5,8 @@ import { quadBounds } from '../geometry.js';
 import type { CharSpan } from '../ctc-decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine } from '../ocr.types.js';
-import { type DigitRead, mergeDigitRuns, type PassedOverWheel, rankOdometerLines, type RowPiece, rowReading, withScaleLabelsApart } from './odometer-rows.js';
+import { type DigitRead, type PassedOverWheel, rowReading } from './odometer-row-reading.js';
+import { mergeDigitRuns, rankOdometerLines, type RowPiece, withScaleLabelsApart } from './odometer-rows.js';
 import { type Cell, drumCells, HALF_TURN, halfTurnedTenths, ROLL_SHIFTS, rereadLastCell, rolledTenths, shiftedTenthsLine, tenthsOfShiftedRead, unsureDrumTenths } from './odometer-tenths.js';
 
 const OPTIONS = {
