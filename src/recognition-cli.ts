@@ -2,19 +2,20 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { present, type RecognitionResult } from './services/recognition/ocr.service.js';
 import { type PlateAnswer, plateResponse } from './services/recognition/plate.service.js';
-import { OCR_TYPES, type OcrType, type TextRecognizer } from './vision/ocr/ocr.types.js';
+import { OCR_TYPES, type TextRecognizer } from './vision/ocr/ocr.types.js';
 import type { PlateReader } from './vision/plates/plate.types.js';
 import { AppError } from './services/errors.js';
+import { isOneOf } from './domain/choice.js';
 
 /** `vigil ocr --type T IMAGE...`: the responses the API would give, read by the same engine
  * (the worker pool, with the config's vision settings). */
 export async function ocrFiles(type: string, files: string[], recognizer: TextRecognizer, onFile: () => void = () => {}): Promise<RecognitionResult[]> {
-  if (!(OCR_TYPES as readonly string[]).includes(type)) throw new AppError(400, 'invalid_type', `Unknown type "${type}"; use one of ${OCR_TYPES.join(', ')}.`);
+  if (!isOneOf(OCR_TYPES, type)) throw new AppError(400, 'invalid_type', `Unknown type "${type}"; use one of ${OCR_TYPES.join(', ')}.`);
   const out: RecognitionResult[] = [];
   for (const file of files) {
     const started = performance.now();
-    const readings = await recognizer.read(type as OcrType, await fs.readFile(file));
-    out.push(present({ type: type as OcrType, family: 'ocr', filename: path.basename(file), cameraId: undefined, timestamp: undefined, withConfidence: true }, readings, Math.round((performance.now() - started) * 1000) / 1000));
+    const readings = await recognizer.read(type, await fs.readFile(file));
+    out.push(present({ type, family: 'ocr', filename: path.basename(file), cameraId: undefined, timestamp: undefined, withConfidence: true }, readings, Math.round((performance.now() - started) * 1000) / 1000));
     onFile();
   }
   return out;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isOneOf } from '../domain/choice.js';
 
 const deliveryRef = z.object({ kind: z.literal('alert'), id: z.number().int() });
 const mqttMessage = z.object({ topic: z.string().min(1), payload: z.string(), retain: z.boolean() });
@@ -59,7 +60,7 @@ export type JobLane = keyof typeof JOB_LANES;
 export const LANE_NAMES = Object.keys(JOB_LANES) as JobLane[];
 
 export function laneOf(kind: string): JobLane {
-  return LANE_NAMES.find((lane) => (JOB_LANES[lane] as readonly string[]).includes(kind)) ?? 'delivery';
+  return LANE_NAMES.find((lane) => isOneOf(JOB_LANES[lane], kind)) ?? 'delivery';
 }
 
 export interface JobContext {
@@ -137,7 +138,7 @@ export function backoffMs(attempt: number): number {
 
 export function assertHandlersComplete(handlers: Partial<Record<string, unknown>>): asserts handlers is JobHandlers {
   const missing = JOB_KINDS.filter((k) => !handlers[k]);
-  const unknown = Object.keys(handlers).filter((k) => !(JOB_KINDS as readonly string[]).includes(k));
+  const unknown = Object.keys(handlers).filter((k) => !isOneOf(JOB_KINDS, k));
   if (missing.length || unknown.length) {
     throw new Error(`Job handlers do not match job kinds (missing: ${missing.join(', ') || 'none'}; unknown: ${unknown.join(', ') || 'none'})`);
   }

@@ -1,6 +1,7 @@
 import { DEFAULT_TOTAL_CALLS, USAGE_FAMILIES, usagePeriod, type UsageFamily } from '../domain/usage.js';
 import type { UsageRepository } from '../storage/repositories/usage.repository.js';
 import { errors } from './errors.js';
+import { isOneOf } from '../domain/choice.js';
 
 export interface UsageStatistics {
   usage: { calls: number; month: number; year: number; resets_on: string };
@@ -35,7 +36,7 @@ export class UsageService {
   }
 
   async setTotalCalls(accountId: number, family: string, totalCalls: number): Promise<void> {
-    if (!(USAGE_FAMILIES as readonly string[]).includes(family)) {
+    if (!isOneOf(USAGE_FAMILIES, family)) {
       throw errors.badRequest(`Unknown family "${family}"; known: ${USAGE_FAMILIES.join(', ')}.`, 'invalid_family');
     }
     if (!Number.isInteger(totalCalls) || totalCalls < 0) throw errors.badRequest('total calls must be a whole number of at least 0.', 'invalid_quota');

@@ -6,6 +6,7 @@ import { errors } from '../errors.js';
 import type { ImageService } from '../images.service.js';
 import type { LicenseService } from '../licenses.service.js';
 import { MIN_SIDE, thresholdsOf } from './analysis.service.js';
+import { isOneOf } from '../../domain/choice.js';
 
 /** Reads and changes cameras of the caller's licenses. */
 export class CamerasService {
@@ -82,9 +83,9 @@ export class CamerasService {
     const current = camera.thresholds ? (JSON.parse(camera.thresholds) as Partial<Thresholds>) : {};
     const merged: Partial<Thresholds> = { ...current };
     for (const [key, value] of Object.entries(input.thresholds ?? {})) {
-      if (!(ANOMALY_KEYS as readonly string[]).includes(key)) throw errors.badRequest(`Unknown anomaly "${key}"; known: ${ANOMALY_KEYS.join(', ')}.`, 'invalid_threshold');
+      if (!isOneOf(ANOMALY_KEYS, key)) throw errors.badRequest(`Unknown anomaly "${key}"; known: ${ANOMALY_KEYS.join(', ')}.`, 'invalid_threshold');
       if (typeof value !== 'number' || !(value > 0 && value <= 1)) throw errors.badRequest(`Threshold of ${key} must be a number in (0, 1].`, 'invalid_threshold');
-      merged[key as keyof Thresholds] = value;
+      merged[key] = value;
     }
     const band = input.reviewBand === undefined ? camera.review_band : input.reviewBand;
     if (band !== null && !(band >= 0 && band < 1)) throw errors.badRequest('review_band must be a number in [0, 1).', 'invalid_threshold');

@@ -8,6 +8,7 @@ import type { DeliveryRef, Mailer, OnDelivered, WebhookFamily, WebhookNotifier }
 import { WEBHOOK_FAMILIES, WEBHOOK_FORMATS, type WebhookFormat } from '../notifications/ports.js';
 import { OutboundError } from '../outbound/outbound-error.js';
 import type { SafeFetch } from '../outbound/safe-fetch.js';
+import { isOneOf } from '../../domain/choice.js';
 
 /** What a `webhook.deliver` job carries (queue/jobs.ts). */
 export type WebhookDeliverPayload = JobPayload<'webhook.deliver'>;
@@ -251,12 +252,12 @@ function describeAnswer(status: number, location: string | undefined, body: Buff
 }
 
 function parseFormat(value: string): WebhookFormat {
-  if ((WEBHOOK_FORMATS as readonly string[]).includes(value)) return value as WebhookFormat;
+  if (isOneOf(WEBHOOK_FORMATS, value)) return value;
   throw errors.badRequest(`Unknown webhook format "${value}"; use one of ${WEBHOOK_FORMATS.join(', ')}.`, 'invalid_webhook_format');
 }
 
 function parseFamily(family: string): WebhookFamily {
-  if ((WEBHOOK_FAMILIES as readonly string[]).includes(family)) return family as WebhookFamily;
+  if (isOneOf(WEBHOOK_FAMILIES, family)) return family;
   throw errors.badRequest(`Unknown webhook family "${family}"; use one of ${WEBHOOK_FAMILIES.join(', ')}.`, 'invalid_webhook_family');
 }
 

@@ -5,12 +5,13 @@ import { AppError, errors } from '../../../services/errors.js';
 import type { AccountRow } from '../../../storage/repositories/account.repository.js';
 import type { OcrService } from '../../../services/recognition/ocr.service.js';
 import type { PlateService } from '../../../services/recognition/plate.service.js';
-import { OCR_TYPES, type OcrType } from '../../../vision/ocr/ocr.types.js';
+import { OCR_TYPES } from '../../../vision/ocr/ocr.types.js';
 import { ImageDecodeError, probeImage } from '../../../vision/image/decode.js';
 import { readMultipart, singleField, type UploadForm } from '../../multipart.js';
 import { parsePlateConfig } from '../recognition/plate-params.js';
 import { RECOGNITION_KINDS, recognitionPage, type RecognitionOutcome } from './pages.view.js';
 import { assertCsrf, pageContext, requireSession, sessionOf } from './session.js';
+import { isOneOf } from '../../../domain/choice.js';
 
 const MIME: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', tiff: 'image/tiff', heif: 'image/heif' };
 
@@ -39,7 +40,7 @@ export async function recognitionPages(app: TypedApp, opts: { dashboard: Dashboa
 
   async function read(account: AccountRow, form: UploadForm): Promise<RecognitionOutcome> {
     const kind = singleField(form, 'kind') ?? '';
-    if (!(RECOGNITION_KINDS as readonly string[]).includes(kind)) throw errors.badRequest('Pick what to read.', 'invalid_kind');
+    if (!isOneOf(RECOGNITION_KINDS, kind)) throw errors.badRequest('Pick what to read.', 'invalid_kind');
     const file = form.files.get('upload');
     if (!file || file.bytes.length === 0) throw errors.badRequest('Choose an image to read.', 'missing_upload');
     const info = await probeImage(file.bytes, opts.maxPixels);
@@ -59,8 +60,8 @@ export async function recognitionPages(app: TypedApp, opts: { dashboard: Dashboa
         readings: plates.map((p) => ({ value: p.plate.toUpperCase(), detail: `score ${p.score.toFixed(2)} · region ${p.region.code}` })),
       };
     } else {
-      if (!(OCR_TYPES as readonly string[]).includes(kind)) throw errors.badRequest('Pick what to read.', 'invalid_kind');
-      const { result, readings } = await opts.ocr.readWithBoxes(account, { ...base, type: kind as OcrType, family: 'ocr', withConfidence: true });
+      if (!isOneOf(OCR_TYPES, kind)) throw errors.badRequest('Pick what to read.', 'invalid_kind');
+      const { result, readings } = await opts.ocr.readWithBoxes(account, { ...base, type: kind, family: 'ocr', withConfidence: true });
       outcome = {
         kind, image, json: JSON.stringify(result, null, 2),
         boxes: readings.flatMap((r) => (r.box ? [{ ...r.box, label: r.value }] : [])),

@@ -11,6 +11,7 @@ import type { UsageService } from '../../../services/usage.service.js';
 import { accountOf } from '../../plugins/auth.plugin.js';
 import { readRecognitionRequest } from '../../recognition-request.js';
 import { ErrorDetail, field, imageFields, parseCameraId, parseTimestamp, Statistics, throttlePerToken, useRecognitionErrors } from './recognition-params.js';
+import { isOneOf } from '../../../domain/choice.js';
 
 export interface OcrRouteOptions {
   ocr: OcrService;
@@ -66,8 +67,8 @@ export async function ocrRoutes(app: TypedApp, opts: OcrRouteOptions) {
         if (!given) throw errors.badRequest('Missing required parameter: type.', 'missing_parameter');
         // Echo at most 40 characters of what was sent: a megabyte of it makes no better error.
         const shown = given.length > 40 ? `${given.slice(0, 40)}\u2026` : given;
-        if (!(OCR_TYPES as readonly string[]).includes(given)) throw errors.badRequest(`Unknown type "${shown}"; use one of ${OCR_TYPES.join(', ')}.`, 'invalid_type');
-        type = given as OcrType;
+        if (!isOneOf(OCR_TYPES, given)) throw errors.badRequest(`Unknown type "${shown}"; use one of ${OCR_TYPES.join(', ')}.`, 'invalid_type');
+        type = given;
       }
       const timestamp = parseTimestamp(field(req, 'timestamp'));
       const cameraId = parseCameraId(field(req, 'camera_id'));
