@@ -70,7 +70,7 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
   await app.register(metricsPlugin, { shared: container.metrics.registry });
   await app.register(authPlugin, { tokens: container.tokens });
 
-  await app.register(opsRoutes, { container });
+  await app.register(opsRoutes, { readiness: container.readiness });
   await app.register(imageRoutes, { images: container.images });
   const plateOptions = {
     prefix: '/v1', plates: container.plates, usage: container.usage, fetch: container.notifications.fetch, limiter: container.rateLimiter,
@@ -86,7 +86,10 @@ export async function buildApp(container: Container, options: BuildAppOptions = 
     });
     return app;
   }
-  await app.register(cameraMonitoringRoutes, { container });
+  await app.register(cameraMonitoringRoutes, {
+    camera: container.camera, licenses: container.licenses, images: container.images, limiter: container.rateLimiter,
+    maxUploadBytes: config.limits.maxUploadBytes, uploadRatePerSecond: config.limits.uploadRatePerSecond,
+  });
   await app.register(webhookRoutes, { prefix: '/v1', webhooks: container.notifications.webhooks });
   await app.register(ocrRoutes, {
     prefix: '/v1', ocr: container.ocr, usage: container.usage, fetch: container.notifications.fetch, limiter: container.rateLimiter,

@@ -1,5 +1,10 @@
 import type { TypedApp } from '../../typed-app.js';
-import type { Container } from '../../../container.js';
+import type { AlertService } from '../../../services/camera-monitoring/alerts.service.js';
+import type { CamerasService } from '../../../services/camera-monitoring/cameras.service.js';
+import type { CameraUploadService } from '../../../services/camera-monitoring/upload.service.js';
+import type { ImageService } from '../../../services/images.service.js';
+import type { LicenseService } from '../../../services/licenses.service.js';
+import type { RateLimiter } from '../../../services/rate-limiter.js';
 import { alertRoutes } from './alerts.routes.js';
 import { cameraRoutes } from './cameras.routes.js';
 import { licenseRoutes } from './licenses.routes.js';
@@ -9,8 +14,16 @@ import { uploadRoutes } from './upload.routes.js';
  * Both prefixes serve identical routes. */
 export const CAMERA_PREFIXES = ['/v1/camera-monitoring', '/v1/vision-alert'] as const;
 
-export async function cameraMonitoringRoutes(app: TypedApp, opts: { container: Container }) {
-  const c = opts.container;
+export interface CameraMonitoringRouteDeps {
+  camera: { uploads: CameraUploadService; cameras: CamerasService; alerts: AlertService };
+  licenses: LicenseService;
+  images: ImageService;
+  limiter: RateLimiter;
+  maxUploadBytes: number;
+  uploadRatePerSecond: number;
+}
+
+export async function cameraMonitoringRoutes(app: TypedApp, c: CameraMonitoringRouteDeps) {
   for (const prefix of CAMERA_PREFIXES) {
     await app.register(
       async (family) => {
@@ -18,8 +31,8 @@ export async function cameraMonitoringRoutes(app: TypedApp, opts: { container: C
           route.config = { ...(route.config as object), family: 'camera' };
         });
         await family.register(licenseRoutes, { licenses: c.licenses });
-        await family.register(uploadRoutes, { uploads: c.camera.uploads, maxUploadBytes: c.config.limits.maxUploadBytes, ratePerSecond: c.config.limits.uploadRatePerSecond, limiter: c.rateLimiter });
-        await family.register(cameraRoutes, { cameras: c.camera.cameras, images: c.images, maxUploadBytes: c.config.limits.maxUploadBytes });
+        await family.register(uploadRoutes, { uploads: c.camera.uploads, maxUploadBytes: c.maxUploadBytes, ratePerSecond: c.uploadRatePerSecond, limiter: c.limiter });
+        await family.register(cameraRoutes, { cameras: c.camera.cameras, images: c.images, maxUploadBytes: c.maxUploadBytes });
         await family.register(alertRoutes, { alerts: c.camera.alerts, licenses: c.licenses });
       },
       { prefix },

@@ -1,13 +1,15 @@
 import { Type } from 'typebox';
 import type { TypedApp } from '../../typed-app.js';
-import type { Container } from '../../../container.js';
 
 const Readiness = Type.Object({
   status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
   checks: Type.Record(Type.String(), Type.String(), { description: 'each part (database, redis, ...): ok, or why it is not ready' }),
 });
 
-export async function opsRoutes(app: TypedApp, opts: { container: Container }) {
+/** A part of the deployment that must answer before this process takes traffic; throws why not. */
+export type ReadinessCheck = () => Promise<unknown>;
+
+export async function opsRoutes(app: TypedApp, opts: { readiness: ReadonlyMap<string, ReadinessCheck> }) {
   app.get('/healthz', {
     schema: { summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
   }, async () => ({ status: 'ok' as const }));
@@ -18,7 +20,7 @@ export async function opsRoutes(app: TypedApp, opts: { container: Container }) {
   }, async (_request, reply) => {
     const checks: Record<string, string> = {};
     let ready = true;
-    for (const [name, check] of opts.container.readiness) {
+    for (const [name, check] of opts.readiness) {
       try {
         await check();
         checks[name] = 'ok';
