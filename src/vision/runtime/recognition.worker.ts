@@ -8,7 +8,7 @@ import type { PlateReadOptions, PlateReadResult } from '../plates/plate.types.js
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
 import { ocrEngineOptions, workerVisionSettings } from '../settings.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
-import { createVehicleDetector } from '../vehicles/vehicle-detector.js';
+import type { VehicleDetector } from '../vehicles/vehicle-detector.js';
 
 /** One recognition worker thread reads plates and text alike: both stand on the PP-OCR engine,
  * which a thread loads once, on its first task, and keeps. (Separate plate and text pools held a
@@ -23,12 +23,22 @@ let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
 
+let detector: Promise<VehicleDetector> | undefined;
+
+/** The COCO vehicle detector and tfjs under it (about 70 MB a thread) load on first use: by
+ * default only mmc and vehicle grouping ask for vehicles, and most threads never do. */
+function vehicleDetector(): Promise<VehicleDetector> {
+  detector ??= import('../vehicles/vehicle-detector.js').then((m) => m.createVehicleDetector()).catch((err: unknown) => {
+    detector = undefined; // a later call retries instead of keeping the failure
+    throw err;
+  });
+  return detector;
+}
+
 function platePipeline(): Promise<PlatePipeline> {
   pipeline ??= (async () => {
-    // The COCO vehicle detector (loaded lazily on its first use: only strict detection and
-    // mmc ask for vehicles); 0.2 is its own default score floor.
-    const detector = await createVehicleDetector();
-    const vehicles: VehicleFinder = { detect: (img) => detector.detect(img, { minScore: 0.2 }), dominantColour };
+    // 0.2 is the COCO vehicle detector's own default score floor.
+    const vehicles: VehicleFinder = { detect: async (img) => (await vehicleDetector()).detect(img, { minScore: 0.2 }), dominantColour };
     return configuredPlatePipeline(await ocrEngine(), workerVisionSettings(), vehicles);
   })();
   return pipeline;
