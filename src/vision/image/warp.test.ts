@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { noiseImage as noise } from '../../../test/fixtures/images.js';
 import type { RawImage } from './decode.js';
-import { type Point, rectToQuadHomography, resizeBilinear, ROUND_UP_FROM_HALF, warpQuad } from './warp.js';
+import { boxShrink, type Point, rectToQuadHomography, resizeBilinear, ROUND_UP_FROM_HALF, warpQuad } from './warp.js';
 
 /** The textbook definition, one channel at a time: what the optimised loops must reproduce. */
 function referenceSample(img: RawImage, x: number, y: number, c: number): number {
@@ -116,5 +116,29 @@ describe('bilinear warps', () => {
   it.each([1, 3] as const)('an enlarging resize matches per-channel bilinear sampling (%i channels)', (channels) => {
     const img = noise(61, 23, channels, 3);
     expectResizeMatchesReference(img, 128, 48);
+  });
+});
+
+describe('boxShrink', () => {
+  /** Each output pixel the rounded mean of its kx x ky block, one channel at a time. */
+  function referenceShrink(img: RawImage, kx: number, ky: number): number[] {
+    const out: number[] = [];
+    for (let y = 0; y < Math.floor(img.height / ky); y++) {
+      for (let x = 0; x < Math.floor(img.width / kx); x++) {
+        for (let c = 0; c < img.channels; c++) {
+          let sum = 0;
+          for (let dy = 0; dy < ky; dy++) for (let dx = 0; dx < kx; dx++) sum += img.data[((y * ky + dy) * img.width + x * kx + dx) * img.channels + c]!;
+          out.push(Math.round(sum / (kx * ky)));
+        }
+      }
+    }
+    return out;
+  }
+
+  it.each([[3, 3, 2], [3, 2, 3], [1, 4, 4], [1, 3, 1], [3, 1, 1]] as const)('%i channel(s), %i x %i blocks: the mean of each block, partial edge blocks dropped', (channels, kx, ky) => {
+    const src: RawImage = noise(37, 23, channels, 5);
+    const shrunk = boxShrink(src, kx, ky);
+    expect([shrunk.width, shrunk.height, shrunk.channels]).toEqual([Math.floor(37 / kx), Math.floor(23 / ky), src.channels]);
+    expect([...shrunk.data]).toEqual(referenceShrink(src, kx, ky));
   });
 });
