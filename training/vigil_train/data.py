@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from .charset import normalize
-from .splits import content_side, text_side
+from .splits import content_side, text_side, validation_part
 
 HERE = Path(__file__).resolve().parent
 LABELS = HERE.parent / "labels"
@@ -36,7 +36,7 @@ class Crop:
     path: Path
     text: str  # normalized (O->0, I->1)
     source: str  # crops-br, crops-eu, crops-us, scenes-us, ...
-    side: str  # 'fit' or 'held'
+    side: str  # 'fit' or 'held'; 'val' for US files the reader validates on (load_crops(us_validation=True))
     box: tuple[float, float, float, float] | None = None  # x, y, w, h inside a scene photo
 
 
@@ -50,8 +50,16 @@ def single_line(path: Path) -> bool:
     return img is not None and img.shape[1] / img.shape[0] >= MIN_SINGLE_LINE_ASPECT
 
 
-def load_crops(root: Path | None = None) -> list[Crop]:
+def load_crops(root: Path | None = None, us_validation: bool = False) -> list[Crop]:
+    """Every labeled crop with its side. With `us_validation`, a fifth of the US `fit` files (and
+    the teacher lines cut from them) become 'val': the reader's validation then holds real US
+    plates, which neither the Brazilian nor the synthetic ones stand in for."""
     root = root or datasets_dir()
+
+    def dev_side(p: Path) -> str:
+        side = content_side(p)
+        return "val" if us_validation and side == "fit" and validation_part(p) else side
+
     out: list[Crop] = []
     train = json.loads((root / "plates-train" / "manifest.json").read_text())
     for item in train["items"]:
@@ -67,17 +75,19 @@ def load_crops(root: Path | None = None) -> list[Crop]:
     us = json.loads((root / "plates-crops-us" / "manifest.json").read_text())
     for item in us["items"]:
         p = root / "plates-crops-us" / item["file"]
-        out.append(Crop(p, normalize(item["plate"]), "crops-us", content_side(p)))
+        out.append(Crop(p, normalize(item["plate"]), "crops-us", dev_side(p)))
     scenes = json.loads((root / "plates-scenes" / "manifest.json").read_text())
     for item in scenes["items"]:
         p = root / "plates-scenes" / item["file"]
-        out.append(Crop(p, normalize(item["plate"]), "scenes-" + item["region"], content_side(p), tuple(item["box_xywh"])))
+        side = dev_side(p) if item["region"] == "us" else content_side(p)
+        out.append(Crop(p, normalize(item["plate"]), "scenes-" + item["region"], side, tuple(item["box_xywh"])))
     lines = LABELS / "lines.teacher.json"
     if lines.exists():
         for file, (source, text, box) in json.loads(lines.read_text())["lines"].items():
             x, y, w, h = box
             # The pipeline's margin around a line (plate-reread.ts: a tenth of its height at each end, a twentieth above and below).
-            out.append(Crop(root / file, text, "lines-" + source, "fit", (x - 0.1 * h, y - 0.05 * h, w + 0.2 * h, 1.1 * h)))
+            side = dev_side(root / file) if source in ("crops-us", "scenes-us") else "fit"
+            out.append(Crop(root / file, text, "lines-" + source, side, (x - 0.1 * h, y - 0.05 * h, w + 0.2 * h, 1.1 * h)))
     return out
 
 

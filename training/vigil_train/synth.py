@@ -21,6 +21,12 @@ from PIL import Image, ImageDraw, ImageFont
 LETTERS = "ABCDEFGHJKLMNPRSTUVWXYZ"  # I and O are rare on plates; the fold maps them anyway
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 DIGITS = "0123456789"
+# Glyphs a small, blurred plate makes look alike (the held US misses are of this kind: F/E, 5/B,
+# 8/B, W/M, 0/D). North American plates follow no one grammar, so nothing but the glyph tells them
+# apart there: such strings get extra look-alikes, letters and digits mixed.
+LOOK_ALIKES = ["8B", "B3E", "EF", "FP", "PR", "5S", "5B", "6G", "0D", "DQ", "UV", "WMH", "HN", "MN",
+               "1T", "17", "1J", "2Z", "CG", "KX", "4A", "0U"]
+GRAMMARLESS = {"us", "us-plain", "ca", "mx", "au", "dark"}
 
 # Plate-like faces: DIN (the German plate font's family), narrow grotesques like US plate fonts.
 FONT_GLOBS = [
@@ -132,9 +138,21 @@ class PlateSynth:
             else:
                 out.append(f)
         text = "".join(out)
-        if r.random() < 0.12:
+        if layout.name in GRAMMARLESS and r.random() < 0.3:
+            text = self._with_look_alikes(text)
+        if r.random() < 0.25:
             text = self._with_run(text)
         return text
+
+    def _with_look_alikes(self, text: str) -> str:
+        """One to three characters swapped for a look-alike of another character in the string,
+        so both members of a pair turn up in the same plate and place."""
+        chars = list(text)
+        idx = [i for i, c in enumerate(chars) if c.isalnum()]
+        for i in self.rng.sample(idx, min(len(idx), self.rng.randint(1, 3))):
+            groups = [g for g in LOOK_ALIKES if chars[i] in g] or LOOK_ALIKES
+            chars[i] = self.rng.choice(self.rng.choice(groups))
+        return "".join(chars)
 
     def _with_run(self, text: str) -> str:
         """Replace a stretch of same-kind characters with one repeated character."""
