@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import { quadBounds } from '../image/quad.js';
 import { candidatesToRead, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
@@ -13,6 +14,20 @@ import type { Box, PlateCandidate, PlateReading, PlateReadOptions, Quad } from '
 /** Text lines the first pass saw shorter than this (detector pixels) get a close-up; taller
  * ones already have tight boxes, and a close-up of them cut characters off (plate crops). */
 const REFINE_BELOW = 40;
+
+/** A plate detector's box narrower than this many of its heights holds a squarish plate (North
+ * American, Australian: about 2:1), with a state name above the number and a slogan below, which
+ * the close-up can split the number from or cut a character off with (AU41257 read as U41257).
+ * Its whole box is read as well, as the reader learned whole plates (plates-crops-us), and the
+ * readings compete. European and Brazilian plates (3:1 to 4.7:1) are one long line the close-up
+ * finds whole. Fit half of the scenes, 2026-11-27: fast mode read 2 more US plates of 65 (3 on
+ * 1080p copies), regular mode and the other regions the same. */
+const SQUARISH_PLATE = 2.6;
+
+const squarish = (c: PlateCandidate) => {
+  const b = quadBounds(c.lines.flat());
+  return b.x1 - b.x0 < SQUARISH_PLATE * (b.y1 - b.y0);
+};
 
 /** A plate detector's box as a candidate: one "line" as large as the plate, which the close-up
  * (refineCandidate) replaces with the text lines it finds inside. */
@@ -62,7 +77,9 @@ export async function passCandidates(image: RawImage, pass: PassSettings, source
     : await textCandidates(image, sources.ocr, pass, options, sureAreas, seen);
   const refined: PlateCandidate[] = [];
   for (const [i, c] of candidates.entries()) {
-    refined.push(...(i < pass.refine && closeUp(c) ? (await refineCandidate(image, c, sources.ocr, { wholeLine: pass.wholeLineCloseUps })).slice(0, 2) : [c]));
+    const lines = i < pass.refine && closeUp(c) ? (await refineCandidate(image, c, sources.ocr, { wholeLine: pass.wholeLineCloseUps })).slice(0, 2) : [c];
+    refined.push(...lines);
+    if (pass.source === 'plates' && !lines.includes(c) && squarish(c)) refined.push(c);
   }
   return refined.map((c) => extendToInk(image, c));
 }
