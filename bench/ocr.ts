@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -10,7 +10,8 @@
  * beside Vigil's.
  *
  * Sets: containers-gate, containers-yard, odometers, odometers-rows, vins-na, vins-iso, trailers-h, trailers-v,
- * boats; odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
+ * boats, and from the second generator (bench/lib/ocr-synthetic-second.ts, never tuned on)
+ * vins-second, trailers-h-second, trailers-v-second, boats-second; odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
  * when named in --only. --misses prints every miss with what was read.
  */
 import fs from 'node:fs';
@@ -21,6 +22,7 @@ import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
+import { secondSyntheticSets } from './lib/ocr-synthetic-second.js';
 import { iou } from './lib/boxes.js';
 import { flag, median, percentile } from './lib/stats.js';
 import { createTesseractEngine, tesseractVersion } from './lib/tesseract-engine.js';
@@ -135,3 +137,19 @@ await run('vins-iso', 'synthetic VINs, ISO 3779 (no check digit)', 'vin', async 
 await run('trailers-h', 'synthetic trailer IDs, horizontal', 'trailer_id', async () => (await synth()).trailersH);
 await run('trailers-v', 'synthetic trailer IDs, stacked vertical', 'trailer_id', async () => (await synth()).trailersV);
 await run('boats', 'synthetic boat numbers (US, CA)', 'boat_reg_number', async () => (await synth()).boats);
+// The second generator (bench/lib/ocr-synthetic-second.ts): renderings the readers were never
+// tuned on. --second-out DIR writes its images there to look at.
+let second: Awaited<ReturnType<typeof secondSyntheticSets>> | undefined;
+const synth2 = async () => {
+  second ??= await secondSyntheticSets({ vins: 40, trailers: 40, boats: 20 });
+  const out = flag('second-out');
+  if (out) {
+    fs.mkdirSync(out, { recursive: true });
+    for (const c of Object.values(second).flat()) fs.writeFileSync(path.join(out, `${c.name.replace(/[^\w.-]+/g, '_')}.jpg`), c.bytes);
+  }
+  return second;
+};
+await run('vins-second', 'second generator: VINs on metal plates', 'vin', async () => (await synth2()).vins);
+await run('trailers-h-second', 'second generator: trailer IDs, horizontal', 'trailer_id', async () => (await synth2()).trailersH);
+await run('trailers-v-second', 'second generator: trailer IDs, stacked', 'trailer_id', async () => (await synth2()).trailersV);
+await run('boats-second', 'second generator: boat numbers', 'boat_reg_number', async () => (await synth2()).boats);
