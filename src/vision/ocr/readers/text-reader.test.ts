@@ -86,6 +86,14 @@ describe('text readers', () => {
     expect((await read('boat_reg_number', img)).map((r) => r.value)).toEqual(['CF 1234 AB']);
   });
 
+  it('trailer_id: the fleet number, not a longer painted line of words that holds a digit', async () => {
+    const img = await textImage([
+      { text: 'CARRIER 53', x: 300, y: 150, size: 64, bold: true },
+      { text: 'SED6625', x: 120, y: 450, size: 56, bold: true },
+    ]);
+    expect((await read('trailer_id', img)).map((r) => r.value)).toEqual(['SED6625']);
+  });
+
   it('trailer_id: a number painted top to bottom reads as vertical', async () => {
     const [r] = await read('trailer_id', await verticalTextImage('53012'));
     expect(r).toMatchObject({ value: '53012', orientation: 'vertical' });

@@ -24,7 +24,7 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
     case 'trailer_id':
       return best(lines.flatMap((p) => {
         const value = trailerId(p.line.text);
-        return value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: Math.max(p.h, p.w) * p.line.confidence }] : [];
+        return value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
       }));
     case 'boat_reg_number':
       return best(neighbourGroups(lines, 3).flatMap((g) => {
@@ -32,6 +32,18 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
         return value ? [{ value, confidence: meanConfidence(g), orientation: g[0]!.line.orientation, box: extentOf(g), weight: (/^[A-Z]{2} \d/.test(value) ? 2 : 1) * meanConfidence(g) / g.length }] : [];
       }));
   }
+}
+
+/** A fleet number is a short letter prefix, a run of digits and at most a letter or two after it
+ * (53012, TN200, R1453B); a line of words that happens to hold a digit (CARRIER 53, 53 FT
+ * REEFER) is a weaker candidate, however large it is painted. */
+const FLEET_NUMBER = /^[A-Z]{0,4}\d{2,}[A-Z]{0,2}$/;
+
+/** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
+ * stack's width: not its length, or the longest line of words would win), its confidence, and
+ * its shape. */
+function trailerWeight(value: string, p: Placed): number {
+  return Math.min(p.h, p.w) * p.line.confidence * (FLEET_NUMBER.test(value) ? 1 : 0.5);
 }
 
 function readVin(lines: Placed[]): TextReading[] {
