@@ -8,7 +8,6 @@ import type { PlateReadOptions, PlateReadResult } from '../plates/plate.types.js
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
 import { ocrEngineOptions, workerVisionSettings } from '../settings.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
-import type { VehicleDetector } from '../vehicles/vehicle-detector.js';
 
 /** One recognition worker thread reads plates and text alike: both stand on the PP-OCR engine,
  * which a thread loads once, on its first task, and keeps. (Separate plate and text pools held a
@@ -23,17 +22,10 @@ let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
 
-let detector: Promise<VehicleDetector> | undefined;
-
-/** The COCO vehicle detector and tfjs under it (about 70 MB a thread) load on first use: by
- * default only mmc and vehicle grouping ask for vehicles, and most threads never do. */
-function vehicleDetector(): Promise<VehicleDetector> {
-  detector ??= import('../vehicles/vehicle-detector.js').then((m) => m.createVehicleDetector()).catch((err: unknown) => {
-    detector = undefined; // a later call retries instead of keeping the failure
-    throw err;
-  });
-  return detector;
-}
+/** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: by
+ * default only mmc and vehicle grouping ask for vehicles, and most threads never do. The module
+ * loader keeps the import and the detector module keeps its model (retrying one that failed). */
+const vehicleDetector = async () => (await import('../vehicles/vehicle-detector.js')).createVehicleDetector();
 
 function platePipeline(): Promise<PlatePipeline> {
   pipeline ??= (async () => {
