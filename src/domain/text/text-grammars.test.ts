@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CharOptions, containerCheckDigit, isValidContainerCode, readSizeType, resolveContainerCode, resolveContainerOptions, SIZE_TYPE } from './iso6346.js';
-import { boatRegistration, trailerId } from './text-types.js';
+import { boatRegistration, isFleetNumber, trailerId } from './text-types.js';
 import { hasVinStructure, isValidVin, normaliseVin, resolveVin, vinCheckDigit } from './vin.js';
 
 describe('VIN', () => {
@@ -107,6 +107,7 @@ describe('trailer, boat', () => {
     ['53012', '53012'], ['TRL-4471', 'TRL4471'], ['ACME', undefined],
     ['TN2OO', 'TN200'], ['53O12', '53012'], ['HL4O9I2', 'HL40912'], ['1234AB', '1234AB'], ['OI', undefined], ['IO5', 'IO5'],
   ])('trailer %j → %j', (t, r) => expect(trailerId(t)).toBe(r));
+  it.each([['53012', true], ['TN200', true], ['R1453B', true], ['SED6625', true], ['CARRIER53', false], ['53FTREEFER', false], ['A1', false]])('fleet number shape %j → %j', (t, r) => expect(isFleetNumber(t)).toBe(r));
   it.each([['CF 1234 AB', 'CF 1234 AB'], ['FL-4567-XY', 'FL 4567 XY'], ['CF1234AB', 'CF 1234 AB'], ['HELLO', undefined]])('boat %j → %j', (t, r) => expect(boatRegistration(t)).toBe(r));
 });
 

@@ -13,6 +13,13 @@ export function trailerId(text: string): string | undefined {
   return t.length >= 3 && t.length <= 12 && /\d/.test(t) ? t : undefined;
 }
 
+/** A fleet number's shape: a short letter prefix, a run of digits and at most a letter or two
+ * after it (53012, TN200, R1453B). A line of words that happens to hold a digit (CARRIER 53,
+ * 53 FT REEFER) passes trailerId but is not shaped like one. */
+export function isFleetNumber(id: string): boolean {
+  return /^[A-Z]{0,4}\d{2,}[A-Z]{0,2}$/.test(id);
+}
+
 /** Hull registration numbers. US state numbering (33 CFR 174): two-letter state code, 1 to 4
  * digits, 1 or 2 letters, written with spaces or hyphens (CF 1234 AB). Other countries' small
  * craft use short letter+digit marks, accepted as 4 to 10 alphanumerics with both kinds. */

@@ -1,4 +1,4 @@
-import { boatRegistration, trailerId } from '../../../domain/text/text-types.js';
+import { boatRegistration, isFleetNumber, trailerId } from '../../../domain/text/text-types.js';
 import { resolveVin } from '../../../domain/text/vin.js';
 import type { OcrType, TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
@@ -34,16 +34,11 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
   }
 }
 
-/** A fleet number is a short letter prefix, a run of digits and at most a letter or two after it
- * (53012, TN200, R1453B); a line of words that happens to hold a digit (CARRIER 53, 53 FT
- * REEFER) is a weaker candidate, however large it is painted. */
-const FLEET_NUMBER = /^[A-Z]{0,4}\d{2,}[A-Z]{0,2}$/;
-
 /** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
  * stack's width: not its length, or the longest line of words would win), its confidence, and
- * its shape. */
+ * its shape (a line of words holding a digit is a weaker candidate, however large it is painted). */
 function trailerWeight(value: string, p: Placed): number {
-  return Math.min(p.h, p.w) * p.line.confidence * (FLEET_NUMBER.test(value) ? 1 : 0.5);
+  return Math.min(p.h, p.w) * p.line.confidence * (isFleetNumber(value) ? 1 : 0.5);
 }
 
 function readVin(lines: Placed[]): TextReading[] {
