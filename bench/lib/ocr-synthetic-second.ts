@@ -1,22 +1,20 @@
 /**
  * A second, independent generator of synthetic identifiers for bench:ocr (issue 31's rule: tune
- * on one generator, quote the other). Nothing here is shared with ocr-synthetic.ts but the
- * identifier strings' rules and the seeded random stream: other fonts (Debian's Liberation,
- * Roboto, Nimbus, Noto, B612, League Spartan, Open Sans, Jura; fontconfig falls back to DejaVu
- * where one is missing), other surfaces (corrugated and riveted trailer panels, dirty reefers,
- * stamped metal VIN plates, hulls with reflections), other placements (a corner, beside the
- * doors, small and far), stencil, embossed and outlined lettering, dirt, motion blur and night.
- * Readers are tuned on the first generator; figures quoted from this one are on renderings they
- * never saw.
+ * on one generator, quote the other). It takes from ocr-synthetic.ts only the identifier
+ * strings' rules, the seeded random stream and the SVG plumbing; the rendering is its own: other
+ * fonts (Debian's Liberation, Roboto, Nimbus, Noto, B612, League Spartan, Open Sans, Jura;
+ * fontconfig falls back to DejaVu where one is missing), other surfaces (corrugated and riveted
+ * trailer panels, dirty reefers, stamped metal VIN plates, hulls with reflections), other
+ * placements (a corner, beside the doors, small and far), stencil, embossed and outlined
+ * lettering, dirt, motion blur and night. Readers are tuned on the first generator; figures
+ * quoted from this one are on renderings they never saw.
  */
 import sharp from 'sharp';
-import { boatNumbers, iso3779Vins, northAmericanVins, seeded, type SyntheticCase, trailerIds } from './ocr-synthetic.js';
+import { boatNumbers, esc, iso3779Vins, northAmericanVins, pick, seeded, svg, type SyntheticCase, trailerIds } from './ocr-synthetic.js';
 
-const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 const between = (rnd: () => number, lo: number, hi: number) => lo + rnd() * (hi - lo);
 
 const FONTS = ['Liberation Sans Narrow', 'Roboto Condensed', 'Nimbus Sans Narrow', 'Noto Sans', 'B612', 'League Spartan', 'Open Sans', 'Jura', 'Liberation Mono', 'Nimbus Mono PS'];
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
 type Lettering = 'plain' | 'stencil' | 'embossed' | 'outline';
 
@@ -134,10 +132,6 @@ function bow(rnd: () => number, value: string): Buffer {
   ];
   for (let i = 0; i < 14; i++) parts.push(`<ellipse cx="${(rnd() * W).toFixed(0)}" cy="${between(rnd, 300, 700).toFixed(0)}" rx="${between(rnd, 40, 200).toFixed(0)}" ry="${between(rnd, 3, 10).toFixed(0)}" fill="#ffffff" opacity="${between(rnd, 0.1, 0.35).toFixed(2)}"/>`);
   return svg(W, H, parts.join(''));
-}
-
-function svg(w: number, h: number, body: string): Buffer {
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${body}</svg>`);
 }
 
 /** The photograph: a rotation and a foreshortening (one side smaller: the camera off to one

@@ -20,7 +20,7 @@ export function seeded(seed: number): () => number {
   };
 }
 
-const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+export const pick = <T>(rnd: () => number, xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
 const chars = (rnd: () => number, alphabet: string, n: number) => Array.from({ length: n }, () => pick(rnd, alphabet.split(''))).join('');
 
 const VIN_LETTERS = 'ABCDEFGHJKLMNPRSTUVWXYZ';
@@ -76,7 +76,7 @@ export function boatNumbers(n: number, seed = 8): Array<{ value: string; country
   });
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+export const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const FONTS = ['DejaVu Sans', 'DejaVu Sans Mono', 'DejaVu Sans Condensed', 'DejaVu Serif'];
 
 function text(x: number, y: number, size: number, value: string, o: { font?: string; bold?: boolean; fill?: string; anchor?: string; spacing?: number } = {}): string {
@@ -94,7 +94,7 @@ function bars(rnd: () => number, x: number, y: number, w: number, h: number): st
   return out;
 }
 
-const svg = (w: number, h: number, body: string) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${body}</svg>`);
+export const svg = (w: number, h: number, body: string) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${body}</svg>`);
 
 /** A door-jamb certification label: manufacturer lines, weights, the VIN, a barcode. */
 function doorJamb(rnd: () => number, vin: string): Buffer {
