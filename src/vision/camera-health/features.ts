@@ -7,6 +7,10 @@ export const WORK_WIDTH = 320;
 /** Tile grid for local measurements: coarse enough that a passing car covers few tiles. */
 export const GRID_X = 8;
 export const GRID_Y = 6;
+/** Finer grid for covers: a round cover fills few whole tiles of the coarse grid, and a tile
+ * half covered keeps the contrast of its edge, so a cover is measured on small cells. */
+export const CELL_X = 32;
+export const CELL_Y = 24;
 /** Width of the gradient map used to find the camera's displacement. */
 export const ALIGN_WIDTH = 80;
 
@@ -28,10 +32,23 @@ export interface ImageFeatures {
   tileLapX: Float32Array;
   tileLapY: Float32Array;
   tileSat: Float32Array;
+  /** Per cell of the finer grid: the same measures. */
+  cells: CellStats;
   /** Gradient magnitude at ALIGN_WIDTH, zero mean and unit norm (for correlation). */
   align: Float32Array;
   alignWidth: number;
   alignHeight: number;
+}
+
+export interface CellStats {
+  mean: Float32Array;
+  /** Mean colour difference red - green and blue - green (0 for a grey image). */
+  chromaR: Float32Array;
+  chromaB: Float32Array;
+  std: Float32Array;
+  lapX: Float32Array;
+  lapY: Float32Array;
+  sat: Float32Array;
 }
 
 export class NotComparableError extends Error {
@@ -51,23 +68,27 @@ export async function extractFeatures(bytes: Buffer, maxPixels = DEFAULT_MAX_PIX
     raw = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'truncated', pages: 1 })
       .rotate()
       .resize({ width: WORK_WIDTH, fastShrinkOnLoad: true })
-      .grayscale()
+      .removeAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
   } catch {
     throw new ImageDecodeError('The image data is corrupt or truncated.', 'unreadable');
   }
-  return featuresOf(raw.data, raw.info.width, raw.info.height, raw.info.channels, info.width / info.height);
+  const { width, height, channels } = raw.info;
+  // Brightness as libvips converts to grey; colour kept for the covers' colour cue.
+  const gray = channels === 1 ? raw.data : await sharp(raw.data, { raw: { width, height, channels } }).grayscale().raw().toBuffer();
+  return featuresOf(gray, channels === 3 ? raw.data : null, width, height, info.width / info.height);
 }
 
-export function featuresOf(data: Uint8Array, width: number, height: number, channels: number, aspect: number): ImageFeatures {
+/** `grey`: one byte per pixel; `rgb`: the same pixels in colour, or null for a grey image. */
+export function featuresOf(grey: Uint8Array, rgb: Uint8Array | null, width: number, height: number, aspect: number): ImageFeatures {
   const n = width * height;
   const gray = new Float32Array(n);
   let sum = 0;
   let sumSq = 0;
   let sat = 0;
   for (let i = 0; i < n; i++) {
-    const v = data[i * channels]!;
+    const v = grey[i]!;
     gray[i] = v;
     sum += v;
     sumSq += v * v;
@@ -81,20 +102,42 @@ export function featuresOf(data: Uint8Array, width: number, height: number, chan
   const tLapY = new Float64Array(tiles);
   const tSat = new Float64Array(tiles);
   const tCount = new Float64Array(tiles);
+  const cells = CELL_X * CELL_Y;
+  const cSum = new Float64Array(cells);
+  const cSq = new Float64Array(cells);
+  const cLapX = new Float64Array(cells);
+  const cLapY = new Float64Array(cells);
+  const cSat = new Float64Array(cells);
+  const cChromaR = new Float64Array(cells);
+  const cChromaB = new Float64Array(cells);
+  const cCount = new Float64Array(cells);
+  const cellOfX = Int32Array.from({ length: width }, (_, x) => Math.min(CELL_X - 1, Math.floor((x * CELL_X) / width)));
   for (let y = 1; y < height - 1; y++) {
     const ty = Math.min(GRID_Y - 1, Math.floor((y * GRID_Y) / height));
+    const cy = Math.min(CELL_Y - 1, Math.floor((y * CELL_Y) / height));
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const v = gray[i]!;
-      const lapX = 2 * v - gray[i - 1]! - gray[i + 1]!;
-      const lapY = 2 * v - gray[i - width]! - gray[i + width]!;
+      const lapX = Math.abs(2 * v - gray[i - 1]! - gray[i + 1]!);
+      const lapY = Math.abs(2 * v - gray[i - width]! - gray[i + width]!);
       const t = ty * GRID_X + Math.min(GRID_X - 1, Math.floor((x * GRID_X) / width));
       tSum[t]! += v;
       tSq[t]! += v * v;
-      tLapX[t]! += Math.abs(lapX);
-      tLapY[t]! += Math.abs(lapY);
+      tLapX[t]! += lapX;
+      tLapY[t]! += lapY;
       if (v >= 250) tSat[t]!++;
       tCount[t]!++;
+      const c = cy * CELL_X + cellOfX[x]!;
+      cSum[c]! += v;
+      cSq[c]! += v * v;
+      cLapX[c]! += lapX;
+      cLapY[c]! += lapY;
+      if (v >= 250) cSat[c]!++;
+      if (rgb) {
+        cChromaR[c]! += rgb[3 * i]! - rgb[3 * i + 1]!;
+        cChromaB[c]! += rgb[3 * i + 2]! - rgb[3 * i + 1]!;
+      }
+      cCount[c]!++;
     }
   }
   const tileMean = new Float32Array(tiles);
@@ -111,10 +154,22 @@ export function featuresOf(data: Uint8Array, width: number, height: number, chan
     tileLapY[t] = tLapY[t]! / c;
     tileSat[t] = tSat[t]! / c;
   }
+  const cellStats: CellStats = { mean: new Float32Array(cells), chromaR: new Float32Array(cells), chromaB: new Float32Array(cells), std: new Float32Array(cells), lapX: new Float32Array(cells), lapY: new Float32Array(cells), sat: new Float32Array(cells) };
+  for (let c = 0; c < cells; c++) {
+    const k = Math.max(1, cCount[c]!);
+    const m = cSum[c]! / k;
+    cellStats.mean[c] = m;
+    cellStats.chromaR[c] = cChromaR[c]! / k;
+    cellStats.chromaB[c] = cChromaB[c]! / k;
+    cellStats.std[c] = Math.sqrt(Math.max(0, cSq[c]! / k - m * m));
+    cellStats.lapX[c] = cLapX[c]! / k;
+    cellStats.lapY[c] = cLapY[c]! / k;
+    cellStats.sat[c] = cSat[c]! / k;
+  }
   const { align, alignWidth, alignHeight } = alignmentMap(gray, width, height);
   return {
     width, height, aspect, mean, std: Math.sqrt(Math.max(0, sumSq / n - mean * mean)), saturated: sat / n,
-    tileMean, tileStd, tileLapX, tileLapY, tileSat, align, alignWidth, alignHeight,
+    tileMean, tileStd, tileLapX, tileLapY, tileSat, cells: cellStats, align, alignWidth, alignHeight,
   };
 }
 

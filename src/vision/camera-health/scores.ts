@@ -1,4 +1,5 @@
 import type { AnomalyScores } from '../../domain/camera-health.js';
+import { coveredFraction, glaredFraction, largestRegion } from './cover.js';
 import { GRID_X, GRID_Y, NotComparableError, type ImageFeatures } from './features.js';
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : Number.isFinite(x) ? x : 0);
@@ -35,8 +36,9 @@ export function scoreAgainst(ref: ImageFeatures, img: ImageFeatures): { scores: 
   const coverFromMove = m.covered < 0.6 ? position : 0;
   const scores: AnomalyScores = {
     // Sharpness falling to 55% of the reference's is the threshold (0.5), provided the
-    // reference's edges are still where they were (else it is a cover or a move).
-    Blur: clamp01((0.85 - m.sharpness) / 0.6) * clamp01((m.corrZero - 0.3) / 0.3),
+    // reference's edges are still where they were (else it is a cover or a move), or the view
+    // is so soft that no edge is left to line up, with no shift that lines them up and no cover.
+    Blur: clamp01((0.85 - m.sharpness) / 0.6) * Math.max(clamp01((m.corrZero - 0.3) / 0.3), heavyBlur(m)),
     // 22% of the view covered in one piece is the threshold.
     Obstruction: clamp01(m.covered / 0.45) * (1 - coverFromMove),
     // An eighth of the view drowned in light is the threshold.
@@ -47,10 +49,23 @@ export function scoreAgainst(ref: ImageFeatures, img: ImageFeatures): { scores: 
   return { scores, measurements: m };
 }
 
+/** Little detail left anywhere: a strong defocus also scrambles the edge maps that the first
+ * gate compares (and smoothed maps correlate loosely at any shift), but a moved camera keeps its
+ * detail and a cover leaves the rest of the view sharp, so softness this deep is a defocus
+ * unless light drowns the view or most of it is flat. */
+function heavyBlur(m: Measurements): number {
+  const unlit = 1 - clamp01(m.blown / 0.1);
+  return clamp01((0.45 - m.sharpness) / 0.1) * (1 - clamp01((m.covered - 0.4) / 0.2)) * unlit;
+}
+
 /** The translation part of Position change: the edges line up again at a clear shift, and the
  * view kept its detail (a pure move does not soften it; a translucent cover does). */
 function translationScore(m: Measurements): number {
-  return clamp01((m.corrBest - m.corrZero) / 0.25) * clamp01(m.shift / 0.03) * clamp01((m.sharpness - 0.55) / 0.1);
+  const gain = m.corrBest - m.corrZero;
+  // A move with a zoom resamples the view and softens it: the clearer the shift, the more
+  // softness it may bring.
+  const softest = 0.55 - 0.1 * clamp01((gain - 0.2) / 0.1);
+  return clamp01(gain / 0.25) * clamp01(m.shift / 0.03) * clamp01((m.sharpness - softest) / 0.1);
 }
 
 function positionScore(m: Measurements): number {
@@ -117,8 +132,9 @@ function measure(ref: ImageFeatures, img: ImageFeatures): Measurements {
   if (anyBlown) for (const g of glared) glaredCount += g;
   return {
     sharpness,
-    covered: largestRegion(seeds, changedFlat) / TILES,
-    blown: glaredCount / TILES,
+    // The coarse tiles see large flat covers whole; the cells see round and thin ones.
+    covered: Math.max(largestRegion(seeds, changedFlat, GRID_X, GRID_Y) / TILES, sharpness > 0.6 ? coveredFraction(ref, img, blownTile) : 0),
+    blown: Math.max(glaredCount / TILES, glaredFraction(ref, img)),
     corrZero: zero,
     corrBest: best,
     shift: Math.hypot(dx / img.alignWidth, dy / img.alignHeight),
@@ -201,35 +217,6 @@ function windowNcc(ref: ImageFeatures, img: ImageFeatures, x0: number, y0: numbe
     }
   }
   return ab / (Math.sqrt(aa * bb) || 1);
-}
-
-/** Largest 4-connected group of marked tiles that contains at least one seed; `joinable`
- * tiles extend a group but cannot form one alone. */
-function largestRegion(seeds: Uint8Array, joinable: Uint8Array): number {
-  const seen = new Uint8Array(TILES);
-  let best = 0;
-  for (let start = 0; start < TILES; start++) {
-    if (!seeds[start] || seen[start]) continue;
-    let size = 0;
-    const stack = [start];
-    seen[start] = 1;
-    while (stack.length) {
-      const t = stack.pop()!;
-      size++;
-      const x = t % GRID_X;
-      const y = Math.floor(t / GRID_X);
-      for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]] as const) {
-        if (nx < 0 || ny < 0 || nx >= GRID_X || ny >= GRID_Y) continue;
-        const n = ny * GRID_X + nx;
-        if ((seeds[n] || joinable[n]) && !seen[n]) {
-          seen[n] = 1;
-          stack.push(n);
-        }
-      }
-    }
-    best = Math.max(best, size);
-  }
-  return best;
 }
 
 /** Normalised correlation of the edge maps at every shift up to a quarter of the view (coarse
