@@ -1,8 +1,8 @@
 import sharp, { type OutputInfo } from 'sharp';
 import { DEFAULT_MAX_PIXELS, ImageDecodeError, probeImage } from '../image/decode.js';
 
-/** Analysis works on a small grayscale copy: camera faults are visible at this size and the
- * JPEG decoder can shrink while decoding, which is much cheaper than a full decode. */
+/** Analysis works on a small copy: camera faults are visible at this size and the JPEG decoder
+ * can shrink while decoding, which is much cheaper than a full decode. */
 export const WORK_WIDTH = 320;
 /** Tile grid for local measurements: coarse enough that a passing car covers few tiles. */
 export const GRID_X = 8;
@@ -13,6 +13,19 @@ export const CELL_X = 32;
 export const CELL_Y = 24;
 /** Width of the gradient map used to find the camera's displacement. */
 export const ALIGN_WIDTH = 80;
+
+/** Per region of a grid: mean, standard deviation, mean absolute second derivative across x
+ * and across y (a motion blur flattens one direction only), saturated fraction (pixels at 250 or
+ * more), and the mean colour differences red - green and blue - green (0 for a grey image). */
+export interface GridStats {
+  mean: Float32Array;
+  std: Float32Array;
+  lapX: Float32Array;
+  lapY: Float32Array;
+  sat: Float32Array;
+  chromaR: Float32Array;
+  chromaB: Float32Array;
+}
 
 /** Everything the scores need from one image. Plain typed arrays, so a prepared reference can
  * be cached or sent between threads. */
@@ -25,30 +38,13 @@ export interface ImageFeatures {
   std: number;
   /** Fraction of pixels at 250 or more. */
   saturated: number;
-  /** Per tile: mean, standard deviation, mean absolute second derivative across x and across
-   * y (a motion blur flattens one direction only), saturated fraction. */
-  tileMean: Float32Array;
-  tileStd: Float32Array;
-  tileLapX: Float32Array;
-  tileLapY: Float32Array;
-  tileSat: Float32Array;
-  /** Per cell of the finer grid: the same measures. */
-  cells: CellStats;
+  /** The GRID_X x GRID_Y tiles and the finer CELL_X x CELL_Y cells. */
+  tiles: GridStats;
+  cells: GridStats;
   /** Gradient magnitude at ALIGN_WIDTH, zero mean and unit norm (for correlation). */
   align: Float32Array;
   alignWidth: number;
   alignHeight: number;
-}
-
-export interface CellStats {
-  mean: Float32Array;
-  /** Mean colour difference red - green and blue - green (0 for a grey image). */
-  chromaR: Float32Array;
-  chromaB: Float32Array;
-  std: Float32Array;
-  lapX: Float32Array;
-  lapY: Float32Array;
-  sat: Float32Array;
 }
 
 export class NotComparableError extends Error {
@@ -80,6 +76,59 @@ export async function extractFeatures(bytes: Buffer, maxPixels = DEFAULT_MAX_PIX
   return featuresOf(gray, channels === 3 ? raw.data : null, width, height, info.width / info.height);
 }
 
+/** Sums over the regions of one grid, pixel by pixel. */
+class GridSums {
+  private readonly sum: Float64Array;
+  private readonly sq: Float64Array;
+  private readonly lapX: Float64Array;
+  private readonly lapY: Float64Array;
+  private readonly sat: Float64Array;
+  private readonly chromaR: Float64Array;
+  private readonly chromaB: Float64Array;
+  private readonly count: Float64Array;
+  private readonly regionOfX: Int32Array;
+
+  constructor(private readonly cols: number, private readonly rows: number, width: number, private readonly height: number) {
+    const n = cols * rows;
+    [this.sum, this.sq, this.lapX, this.lapY, this.sat, this.chromaR, this.chromaB, this.count] = Array.from({ length: 8 }, () => new Float64Array(n)) as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+    this.regionOfX = Int32Array.from({ length: width }, (_, x) => Math.min(cols - 1, Math.floor((x * cols) / width)));
+  }
+
+  /** The first region of row y. */
+  rowStart(y: number): number {
+    return Math.min(this.rows - 1, Math.floor((y * this.rows) / this.height)) * this.cols;
+  }
+
+  add(rowStart: number, x: number, v: number, lapX: number, lapY: number, chromaR: number, chromaB: number): void {
+    const r = rowStart + this.regionOfX[x]!;
+    this.sum[r]! += v;
+    this.sq[r]! += v * v;
+    this.lapX[r]! += lapX;
+    this.lapY[r]! += lapY;
+    if (v >= 250) this.sat[r]!++;
+    this.chromaR[r]! += chromaR;
+    this.chromaB[r]! += chromaB;
+    this.count[r]!++;
+  }
+
+  stats(): GridStats {
+    const n = this.cols * this.rows;
+    const out: GridStats = { mean: new Float32Array(n), std: new Float32Array(n), lapX: new Float32Array(n), lapY: new Float32Array(n), sat: new Float32Array(n), chromaR: new Float32Array(n), chromaB: new Float32Array(n) };
+    for (let r = 0; r < n; r++) {
+      const k = Math.max(1, this.count[r]!);
+      const m = this.sum[r]! / k;
+      out.mean[r] = m;
+      out.std[r] = Math.sqrt(Math.max(0, this.sq[r]! / k - m * m));
+      out.lapX[r] = this.lapX[r]! / k;
+      out.lapY[r] = this.lapY[r]! / k;
+      out.sat[r] = this.sat[r]! / k;
+      out.chromaR[r] = this.chromaR[r]! / k;
+      out.chromaB[r] = this.chromaB[r]! / k;
+    }
+    return out;
+  }
+}
+
 /** `grey`: one byte per pixel; `rgb`: the same pixels in colour, or null for a grey image. */
 export function featuresOf(grey: Uint8Array, rgb: Uint8Array | null, width: number, height: number, aspect: number): ImageFeatures {
   const n = width * height;
@@ -95,81 +144,26 @@ export function featuresOf(grey: Uint8Array, rgb: Uint8Array | null, width: numb
     if (v >= 250) sat++;
   }
   const mean = sum / n;
-  const tiles = GRID_X * GRID_Y;
-  const tSum = new Float64Array(tiles);
-  const tSq = new Float64Array(tiles);
-  const tLapX = new Float64Array(tiles);
-  const tLapY = new Float64Array(tiles);
-  const tSat = new Float64Array(tiles);
-  const tCount = new Float64Array(tiles);
-  const cells = CELL_X * CELL_Y;
-  const cSum = new Float64Array(cells);
-  const cSq = new Float64Array(cells);
-  const cLapX = new Float64Array(cells);
-  const cLapY = new Float64Array(cells);
-  const cSat = new Float64Array(cells);
-  const cChromaR = new Float64Array(cells);
-  const cChromaB = new Float64Array(cells);
-  const cCount = new Float64Array(cells);
-  const cellOfX = Int32Array.from({ length: width }, (_, x) => Math.min(CELL_X - 1, Math.floor((x * CELL_X) / width)));
+  const tiles = new GridSums(GRID_X, GRID_Y, width, height);
+  const cells = new GridSums(CELL_X, CELL_Y, width, height);
   for (let y = 1; y < height - 1; y++) {
-    const ty = Math.min(GRID_Y - 1, Math.floor((y * GRID_Y) / height));
-    const cy = Math.min(CELL_Y - 1, Math.floor((y * CELL_Y) / height));
+    const tileRow = tiles.rowStart(y);
+    const cellRow = cells.rowStart(y);
     for (let x = 1; x < width - 1; x++) {
       const i = y * width + x;
       const v = gray[i]!;
       const lapX = Math.abs(2 * v - gray[i - 1]! - gray[i + 1]!);
       const lapY = Math.abs(2 * v - gray[i - width]! - gray[i + width]!);
-      const t = ty * GRID_X + Math.min(GRID_X - 1, Math.floor((x * GRID_X) / width));
-      tSum[t]! += v;
-      tSq[t]! += v * v;
-      tLapX[t]! += lapX;
-      tLapY[t]! += lapY;
-      if (v >= 250) tSat[t]!++;
-      tCount[t]!++;
-      const c = cy * CELL_X + cellOfX[x]!;
-      cSum[c]! += v;
-      cSq[c]! += v * v;
-      cLapX[c]! += lapX;
-      cLapY[c]! += lapY;
-      if (v >= 250) cSat[c]!++;
-      if (rgb) {
-        cChromaR[c]! += rgb[3 * i]! - rgb[3 * i + 1]!;
-        cChromaB[c]! += rgb[3 * i + 2]! - rgb[3 * i + 1]!;
-      }
-      cCount[c]!++;
+      const chromaR = rgb ? rgb[3 * i]! - rgb[3 * i + 1]! : 0;
+      const chromaB = rgb ? rgb[3 * i + 2]! - rgb[3 * i + 1]! : 0;
+      tiles.add(tileRow, x, v, lapX, lapY, chromaR, chromaB);
+      cells.add(cellRow, x, v, lapX, lapY, chromaR, chromaB);
     }
-  }
-  const tileMean = new Float32Array(tiles);
-  const tileStd = new Float32Array(tiles);
-  const tileLapX = new Float32Array(tiles);
-  const tileLapY = new Float32Array(tiles);
-  const tileSat = new Float32Array(tiles);
-  for (let t = 0; t < tiles; t++) {
-    const c = Math.max(1, tCount[t]!);
-    const m = tSum[t]! / c;
-    tileMean[t] = m;
-    tileStd[t] = Math.sqrt(Math.max(0, tSq[t]! / c - m * m));
-    tileLapX[t] = tLapX[t]! / c;
-    tileLapY[t] = tLapY[t]! / c;
-    tileSat[t] = tSat[t]! / c;
-  }
-  const cellStats: CellStats = { mean: new Float32Array(cells), chromaR: new Float32Array(cells), chromaB: new Float32Array(cells), std: new Float32Array(cells), lapX: new Float32Array(cells), lapY: new Float32Array(cells), sat: new Float32Array(cells) };
-  for (let c = 0; c < cells; c++) {
-    const k = Math.max(1, cCount[c]!);
-    const m = cSum[c]! / k;
-    cellStats.mean[c] = m;
-    cellStats.chromaR[c] = cChromaR[c]! / k;
-    cellStats.chromaB[c] = cChromaB[c]! / k;
-    cellStats.std[c] = Math.sqrt(Math.max(0, cSq[c]! / k - m * m));
-    cellStats.lapX[c] = cLapX[c]! / k;
-    cellStats.lapY[c] = cLapY[c]! / k;
-    cellStats.sat[c] = cSat[c]! / k;
   }
   const { align, alignWidth, alignHeight } = alignmentMap(gray, width, height);
   return {
     width, height, aspect, mean, std: Math.sqrt(Math.max(0, sumSq / n - mean * mean)), saturated: sat / n,
-    tileMean, tileStd, tileLapX, tileLapY, tileSat, cells: cellStats, align, alignWidth, alignHeight,
+    tiles: tiles.stats(), cells: cells.stats(), align, alignWidth, alignHeight,
   };
 }
 

@@ -89,10 +89,10 @@ function measure(ref: ImageFeatures, img: ImageFeatures): Measurements {
   const changedFlat = new Uint8Array(TILES);
   const blownTile = new Uint8Array(TILES);
   for (let t = 0; t < TILES; t++) {
-    const rStd = ref.tileStd[t]!;
-    const iStd = img.tileStd[t]!;
+    const rStd = ref.tiles.std[t]!;
+    const iStd = img.tiles.std[t]!;
     // Glare: detail drowned in light: mostly blown out where it was not...
-    const newlyBlown = img.tileSat[t]! - ref.tileSat[t]! > 0.4;
+    const newlyBlown = img.tiles.sat[t]! - ref.tiles.sat[t]! > 0.4;
     if (newlyBlown) {
       glared[t] = 1;
       blownTile[t] = 1;
@@ -101,16 +101,16 @@ function measure(ref: ImageFeatures, img: ImageFeatures): Measurements {
     if (rStd < TEXTURED_STD) {
       // A plain area (wall, sky) that is still plain but of another brightness may be the
       // middle of a cover; it joins a cover region but never starts one.
-      if (iStd < TEXTURED_STD && Math.abs(img.tileMean[t]! - ref.tileMean[t]!) > 30 && !newlyBlown) changedFlat[t] = 1;
+      if (iStd < TEXTURED_STD && Math.abs(img.tiles.mean[t]! - ref.tiles.mean[t]!) > 30 && !newlyBlown) changedFlat[t] = 1;
       continue;
     }
     // ...or much brighter and washed out, but not a flat surface (that is a cover).
-    if (img.tileMean[t]! > ref.tileMean[t]! + 40 && img.tileMean[t]! > 170 && iStd < 0.6 * rStd && iStd >= 4) glared[t] = 1;
+    if (img.tiles.mean[t]! > ref.tiles.mean[t]! + 40 && img.tiles.mean[t]! > 170 && iStd < 0.6 * rStd && iStd >= 4) glared[t] = 1;
     let tileSharp = 0;
     if (iStd >= 3 && !glared[t]) {
       // Second derivatives relative to contrast: blur lowers them, lighting does not.
-      const rx = (img.tileLapX[t]! / iStd) / Math.max(ref.tileLapX[t]! / rStd, 1e-3);
-      const ry = (img.tileLapY[t]! / iStd) / Math.max(ref.tileLapY[t]! / rStd, 1e-3);
+      const rx = (img.tiles.lapX[t]! / iStd) / Math.max(ref.tiles.lapX[t]! / rStd, 1e-3);
+      const ry = (img.tiles.lapY[t]! / iStd) / Math.max(ref.tiles.lapY[t]! / rStd, 1e-3);
       ratiosX.push(rx);
       ratiosY.push(ry);
       tileSharp = Math.min(rx, ry);
