@@ -1,5 +1,5 @@
 import type { AnomalyScores } from '../../domain/camera-health.js';
-import { coveredFraction, glaredFraction, largestRegion } from './cover.js';
+import { coveredFraction, glaredFraction, largestRegion } from './cell-measures.js';
 import { GRID_X, GRID_Y, NotComparableError, type ImageFeatures } from './features.js';
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : Number.isFinite(x) ? x : 0);

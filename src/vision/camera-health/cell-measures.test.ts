@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { glaredFraction } from './cover.js';
+import { glaredFraction } from './cell-measures.js';
 import { CELL_X, CELL_Y, featuresOf } from './features.js';
 
 const W = 320;

@@ -1,5 +1,8 @@
 import { CELL_X, CELL_Y, GRID_X, GRID_Y, type ImageFeatures } from './features.js';
 
+/* What the finer cell grid measures (features.ts): covers and glare, whose shapes the coarse
+ * tiles blur. */
+
 /** A reference cell with less contrast than this carries no structure to lose (sky, wall,
  * asphalt at this size). */
 const TEXTURED_CELL_STD = 6;
@@ -53,11 +56,12 @@ export function coveredFraction(ref: ImageFeatures, img: ImageFeatures, blownTil
 /** The view's overall brightness change (dusk, exposure): the median of the cells' ratios, so a
  * cover of less than half the view does not move it. */
 function exposureGain(ref: ImageFeatures, img: ImageFeatures): number {
-  const ratios = Array.from(ref.cells.mean, (r, c) => (img.cells.mean[c]! + 1) / (r + 1)).sort((a, b) => a - b);
-  return Math.min(5, Math.max(0.2, ratios[ratios.length >> 1]!));
+  return Math.min(5, Math.max(0.2, median(Array.from(ref.cells.mean, (r, c) => (img.cells.mean[c]! + 1) / (r + 1)))));
 }
 
-const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
+function median(values: number[]): number {
+  return values.sort((a, b) => a - b)[values.length >> 1]!;
+}
 
 /** The view's overall colour change (white balance, dusk light) as a red and blue shift beyond
  * what the exposure gain does to colour differences, or null when colour cannot be compared: a
