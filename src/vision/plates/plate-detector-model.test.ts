@@ -43,9 +43,9 @@ describe('plate detector decoding', () => {
 });
 
 describe('plate detector input', () => {
-  it('fits the photo into 640 x 384 top-left, grey beyond it, grey photos over three channels', () => {
+  it('fits the photo into 640 x 384 top-left, grey beyond it, grey photos over three channels', async () => {
     const photo: RawImage = { data: Buffer.alloc(720 * 1280, 255), width: 1280, height: 720, channels: 1 };
-    const { input, scale } = toDetectorInput(photo);
+    const { input, scale } = await toDetectorInput(photo);
     expect(scale).toBe(0.5);
     const plane = DETECTOR_WIDTH * DETECTOR_HEIGHT;
     expect(input).toHaveLength(3 * plane);
@@ -53,6 +53,6 @@ describe('plate detector input', () => {
     // Row 360 is below the 360-row photo: padding.
     expect(input[360 * DETECTOR_WIDTH]).toBeCloseTo(114 / 255, 6);
     // A tall photo is limited by its height.
-    expect(toDetectorInput({ data: Buffer.alloc(768 * 100 * 3), width: 100, height: 768, channels: 3 }).scale).toBe(0.5);
+    expect((await toDetectorInput({ data: Buffer.alloc(768 * 100 * 3), width: 100, height: 768, channels: 3 })).scale).toBe(0.5);
   });
 });

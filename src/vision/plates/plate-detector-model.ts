@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { RawImage } from '../image/decode.js';
 import { writePlanarRgb } from '../image/planar.js';
 import { resizeBilinear } from '../image/warp.js';
@@ -30,13 +31,18 @@ export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpN
 /** Default floor of a peak: the validation frames' best trade of found plates against wrong boxes. */
 export const DETECTOR_FLOOR = 0.3;
 
-/** The photo as the detector's input, and the scale from photo to input pixels. */
-export function toDetectorInput(image: RawImage): { input: Float32Array; scale: number } {
+/** The photo as the detector's input, and the scale from photo to input pixels. A photo shrunk
+ * by half or more is shrunk by libvips (cubic), several times faster than in JavaScript on a
+ * 1080p photo; its pixels differ from an area average by about one grey level. */
+export async function toDetectorInput(image: RawImage): Promise<{ input: Float32Array; scale: number }> {
   const scale = Math.min(DETECTOR_WIDTH / image.width, DETECTOR_HEIGHT / image.height);
   const w = Math.max(1, Math.round(image.width * scale));
   const h = Math.max(1, Math.round(image.height * scale));
   const input = new Float32Array(3 * DETECTOR_WIDTH * DETECTOR_HEIGHT).fill(PAD);
-  writePlanarRgb(resizeBilinear(image, w, h), input, 0, DETECTOR_WIDTH, DETECTOR_HEIGHT);
+  const small = scale <= 0.5
+    ? { data: await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).resize(w, h, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer(), width: w, height: h, channels: image.channels }
+    : resizeBilinear(image, w, h);
+  writePlanarRgb(small, input, 0, DETECTOR_WIDTH, DETECTOR_HEIGHT);
   return { input, scale };
 }
 
@@ -64,7 +70,7 @@ export async function createPlateDetector(options: PlateDetectorOptions = {}): P
   const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateDetector, { intraOpNumThreads: options.intraOpNumThreads });
   return {
     async detect(image, opts = {}) {
-      const { input, scale } = toDetectorInput(image);
+      const { input, scale } = await toDetectorInput(image);
       const { data, dims } = await runSingle(session, input, [1, 3, DETECTOR_HEIGHT, DETECTOR_WIDTH]);
       const [, maps, rows, cols] = dims as [number, number, number, number];
       if (maps !== 6) throw new Error(`plate detector model gives ${maps} maps, expected 6`);
