@@ -1,11 +1,9 @@
 import { CELL_X, CELL_Y, GRID_X, GRID_Y, type ImageFeatures } from './features.js';
+import { flattened, sharpnessRatios, TEXTURED_STD, washedOut } from './region-change.js';
 
 /* What the finer cell grid measures (features.ts): covers and glare, whose shapes the coarse
  * tiles blur. */
 
-/** A reference cell with less contrast than this carries no structure to lose (sky, wall,
- * asphalt at this size). */
-const TEXTURED_CELL_STD = 6;
 /** A plain cell of another brightness, still plain, may be the middle of a cover. */
 const CHANGED_BRIGHTNESS = 30;
 /** ...or of another colour (a hand, mud, leaves over grey asphalt of their own brightness). */
@@ -34,21 +32,16 @@ export function coveredFraction(ref: ImageFeatures, img: ImageFeatures, blownTil
     if (blownTile[tile]) continue;
     const rStd = r.std[c]!;
     const iStd = m.std[c]!;
-    if (rStd < TEXTURED_CELL_STD) {
+    if (rStd < TEXTURED_STD) {
       // Plain before and plainer now (a cover of the road's own grey), or another brightness
       // than the exposure change of the whole view gives it.
-      if (iStd >= TEXTURED_CELL_STD) continue;
+      if (iStd >= TEXTURED_STD) continue;
       const recoloured = colourShift !== null && Math.hypot(m.chromaR[c]! - gain * r.chromaR[c]! - colourShift[0], m.chromaB[c]! - gain * r.chromaB[c]! - colourShift[1]) > CHANGED_COLOUR;
       if (Math.abs(m.mean[c]! - gain * r.mean[c]!) > CHANGED_BRIGHTNESS || (rStd >= 2 && iStd < 0.5 * gain * rStd) || recoloured) joinable[c] = 1;
       continue;
     }
-    if (iStd < Math.max(3, 0.3 * rStd)) {
-      seeds[c] = 1;
-    } else if (iStd < 0.6 * rStd) {
-      const rx = (m.lapX[c]! / iStd) / Math.max(r.lapX[c]! / rStd, 1e-3);
-      const ry = (m.lapY[c]! / iStd) / Math.max(r.lapY[c]! / rStd, 1e-3);
-      if (Math.min(rx, ry) < 0.25) seeds[c] = 1;
-    }
+    if (flattened(r, m, c)) seeds[c] = 1;
+    else if (iStd < 0.6 * rStd && Math.min(...sharpnessRatios(r, m, c)) < 0.25) seeds[c] = 1;
   }
   return largestRegion(seeds, joinable, CELL_X, CELL_Y) / n;
 }
@@ -96,7 +89,7 @@ export function glaredFraction(ref: ImageFeatures, img: ImageFeatures): number {
     if (m.sat[c]! - r.sat[c]! > 0.7) {
       blown[c] = 1;
       blownCount++;
-    } else if (r.std[c]! >= TEXTURED_CELL_STD && m.mean[c]! > r.mean[c]! + 40 && m.mean[c]! > 170 && m.std[c]! < 0.6 * r.std[c]! && m.std[c]! >= 4) {
+    } else if (r.std[c]! >= TEXTURED_STD && washedOut(r, m, c)) {
       washed[c] = 1;
     }
   }

@@ -1,11 +1,10 @@
 import type { AnomalyScores } from '../../domain/camera-health.js';
 import { coveredFraction, glaredFraction, largestRegion } from './cell-measures.js';
 import { GRID_X, GRID_Y, NotComparableError, type ImageFeatures } from './features.js';
+import { flattened, sharpnessRatios, TEXTURED_STD, washedOut } from './region-change.js';
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : Number.isFinite(x) ? x : 0);
 const TILES = GRID_X * GRID_Y;
-/** A reference tile with less contrast than this carries no structure to lose (sky, wall). */
-const TEXTURED_STD = 6;
 
 export interface Measurements {
   /** Median of per-tile sharpness (Laplacian relative to contrast) ratios, image / reference. */
@@ -37,7 +36,7 @@ export function scoreAgainst(ref: ImageFeatures, img: ImageFeatures): { scores: 
   const scores: AnomalyScores = {
     // Sharpness falling to 55% of the reference's is the threshold (0.5), provided the
     // reference's edges are still where they were (else it is a cover or a move), or the view
-    // is so soft that no edge is left to line up, with no shift that lines them up and no cover.
+    // is so soft that no edge is left to line up (see heavyBlur).
     Blur: clamp01((0.85 - m.sharpness) / 0.6) * Math.max(clamp01((m.corrZero - 0.3) / 0.3), heavyBlur(m)),
     // 22% of the view covered in one piece is the threshold.
     Obstruction: clamp01(m.covered / 0.45) * (1 - coverFromMove),
@@ -104,20 +103,18 @@ function measure(ref: ImageFeatures, img: ImageFeatures): Measurements {
       if (iStd < TEXTURED_STD && Math.abs(img.tiles.mean[t]! - ref.tiles.mean[t]!) > 30 && !newlyBlown) changedFlat[t] = 1;
       continue;
     }
-    // ...or much brighter and washed out, but not a flat surface (that is a cover).
-    if (img.tiles.mean[t]! > ref.tiles.mean[t]! + 40 && img.tiles.mean[t]! > 170 && iStd < 0.6 * rStd && iStd >= 4) glared[t] = 1;
+    // ...or much brighter and washed out around such a light.
+    if (washedOut(ref.tiles, img.tiles, t)) glared[t] = 1;
     let tileSharp = 0;
     if (iStd >= 3 && !glared[t]) {
-      // Second derivatives relative to contrast: blur lowers them, lighting does not.
-      const rx = (img.tiles.lapX[t]! / iStd) / Math.max(ref.tiles.lapX[t]! / rStd, 1e-3);
-      const ry = (img.tiles.lapY[t]! / iStd) / Math.max(ref.tiles.lapY[t]! / rStd, 1e-3);
+      const [rx, ry] = sharpnessRatios(ref.tiles, img.tiles, t);
       ratiosX.push(rx);
       ratiosY.push(ry);
       tileSharp = Math.min(rx, ry);
     }
     // Structure lost: the tile became nearly flat where the reference had contrast, or soft
     // and faded (the blurred edge of something close to the lens).
-    if (iStd < Math.max(3, 0.3 * rStd)) flat[t] = 1;
+    if (flattened(ref.tiles, img.tiles, t)) flat[t] = 1;
     else if (tileSharp < 0.25 && iStd < 0.6 * rStd) soft[t] = 1;
   }
   const sharpness = Math.min(medianOf(ratiosX), medianOf(ratiosY));
