@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { RawImage } from '../image/decode.js';
+import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { boxShrink, ROUND_UP_FROM_HALF } from '../image/warp.js';
 
 // ImageNet statistics, applied in BGR channel order as PaddleOCR trained the detector.
@@ -75,12 +75,9 @@ export function prepareDetectionInput(img: RawImage, limitSide = 960, minSide = 
 export async function prepareDetectionInputAsync(img: RawImage, limitSide = 960, minSide = 0, floats: FloatSource = newFloats): Promise<DetectionInput> {
   const size = detectionSize(img.width, img.height, limitSide, minSide);
   if (img.width < 2 * size.width && img.height < 2 * size.height) return prepareDetectionInput(img, limitSide, minSide, floats);
-  const { data, info } = await sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } })
-    .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const small = await resizeWithLibvips(img, size.width, size.height, 'lanczos3');
   return {
-    data: toDetectionTensor({ data, width: info.width, height: info.height, channels: info.channels === 1 ? 1 : 3 }, floats),
+    data: toDetectionTensor({ ...small, channels: small.channels === 1 ? 1 : 3 }, floats),
     dims: [1, 3, size.height, size.width],
     scaleX: img.width / size.width,
     scaleY: img.height / size.height,

@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { RawImage } from '../image/decode.js';
+import { resizeWithLibvips } from '../image/libvips-resize.js';
 
 export interface DetectionView {
   image: RawImage;
@@ -22,12 +22,8 @@ export async function detectionView(image: RawImage, limitSide: number, maxUpsca
   const width = round32(image.width);
   const height = round32(image.height);
   if (width === image.width && height === image.height) return { image, scaleX: 1, scaleY: 1 };
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } })
-    .resize(width, height, { fit: 'fill', kernel: ratio < 1 ? 'linear' : 'cubic' })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
   return {
-    image: { data, width: info.width, height: info.height, channels: image.channels },
+    image: await resizeWithLibvips(image, width, height, ratio < 1 ? 'linear' : 'cubic'),
     scaleX: image.width / width,
     scaleY: image.height / height,
   };

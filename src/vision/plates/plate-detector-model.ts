@@ -1,5 +1,5 @@
-import sharp from 'sharp';
 import type { RawImage } from '../image/decode.js';
+import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { writePlanarRgb } from '../image/planar.js';
 import { resizeBilinear } from '../image/warp.js';
 import { createOnnxSession, type OnnxSessionOptions, runSingle, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
@@ -39,9 +39,7 @@ export async function toDetectorInput(image: RawImage): Promise<{ input: Float32
   const w = Math.max(1, Math.round(image.width * scale));
   const h = Math.max(1, Math.round(image.height * scale));
   const input = new Float32Array(3 * DETECTOR_WIDTH * DETECTOR_HEIGHT).fill(PAD);
-  const small = scale <= 0.5
-    ? { data: await sharp(image.data, { raw: { width: image.width, height: image.height, channels: image.channels } }).resize(w, h, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer(), width: w, height: h, channels: image.channels }
-    : resizeBilinear(image, w, h);
+  const small = scale <= 0.5 ? await resizeWithLibvips(image, w, h, 'cubic') : resizeBilinear(image, w, h);
   writePlanarRgb(small, input, 0, DETECTOR_WIDTH, DETECTOR_HEIGHT);
   return { input, scale };
 }
