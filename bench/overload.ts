@@ -137,7 +137,7 @@ console.log(`  OCR    ${share(ocrFlood)}`);
 console.log(`  plates ${share(plateFlood)}`);
 console.log(`  a refusal: ${refusal.slice(0, 220) || 'none seen'}`);
 console.log(`  other account's reads: p50 ${readsDuring.latency.p50} ms  p99 ${readsDuring.latency.p99} ms  (idle p99 ${idle.latency.p99} ms; non-2xx ${readsDuring.non2xx})`);
-console.log(`  server RSS: peak ${peak(recSamples.map((x) => x.rss)).toFixed(0)} MB during the flood (UPLOAD_MEMORY_BYTES ${env.UPLOAD_MEMORY_BYTES ?? 'default, 128 MB'})`);
+console.log(`  server RSS: peak ${peak(recSamples.map((x) => x.rss)).toFixed(0)} MB during the flood (UPLOAD_MEMORY_BYTES ${env.UPLOAD_MEMORY_BYTES ?? 'default, 128 MB'}; INFERENCE_MEMORY ${process.env.INFERENCE_MEMORY ?? 'arena'}${process.env.MALLOC_MMAP_THRESHOLD_ ? `, MALLOC_MMAP_THRESHOLD_ ${process.env.MALLOC_MMAP_THRESHOLD_}` : ''})`);
 
 server.kill('SIGTERM');
 await exited(server);

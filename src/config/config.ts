@@ -6,7 +6,7 @@ import { parsePlateFinder } from '../vision/plates/plate-finder.js';
 import { parsePlateSearch } from '../vision/plates/plate-search.js';
 import { parsePlateVehicles } from '../vision/plates/plate-vehicles.js';
 import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
-import type { VisionSettings } from '../vision/settings.js';
+import { parseInferenceMemory, type VisionSettings } from '../vision/settings.js';
 
 const MB = 1024 * 1024;
 
@@ -77,6 +77,8 @@ const envSchema = z.object({
   PLATE_DETECTOR: checkedBy(parsePlateFinder),
   /** src/vision/plates/plate-vehicles.ts. */
   PLATE_VEHICLES: checkedBy(parsePlateVehicles),
+  /** src/vision/settings.ts. */
+  INFERENCE_MEMORY: checkedBy(parseInferenceMemory),
   PLATE_HISTORY_DAYS: intFrom(30, 0),
   PLATE_HISTORY_IMAGES: boolFrom(false),
   PLATE_VISIT_GAP_SECONDS: intFrom(120, 1),
@@ -182,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       plateReader: parsePlateLineReader(e.PLATE_READER),
       plateDetector: parsePlateFinder(e.PLATE_DETECTOR),
       plateVehicles: parsePlateVehicles(e.PLATE_VEHICLES),
+      inferenceMemory: parseInferenceMemory(e.INFERENCE_MEMORY),
     },
     plateHistory: { retentionDays: e.PLATE_HISTORY_DAYS, keepImages: e.PLATE_HISTORY_IMAGES, visitGapSeconds: e.PLATE_VISIT_GAP_SECONDS },
     role: e.ROLE,

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { workerData } from 'node:worker_threads';
+import { parseChoice } from '../domain/choice.js';
 import type { OcrEngineOptions } from './ocr/ocr-engine.js';
 import type { PlateFinder } from './plates/plate-finder.js';
 import type { PlateLineReader } from './plates/plate-line-reader.js';
@@ -24,16 +25,26 @@ export interface VisionSettings {
   plateDetector: PlateFinder;
   /** When plate calls look for vehicles (PLATE_VEHICLES). */
   plateVehicles: PlateVehicles;
+  /** Model buffers kept between runs for speed, or handed back for memory (INFERENCE_MEMORY). */
+  inferenceMemory: InferenceMemory;
 }
+
+/** `arena` (default): each model session keeps its largest buffers for the next run. `lean`:
+ * they go back after every run (see OnnxSessionOptions.memoryArena). */
+export type InferenceMemory = 'arena' | 'lean';
+export const INFERENCE_MEMORY: readonly InferenceMemory[] = ['arena', 'lean'];
+
+/** INFERENCE_MEMORY's value: unset or empty is `arena`. */
+export const parseInferenceMemory = (value: string | undefined): InferenceMemory => parseChoice('INFERENCE_MEMORY', INFERENCE_MEMORY, 'arena', value);
 
 /** The settings of an unconfigured process: the config's defaults. */
 export function defaultVisionSettings(): VisionSettings {
-  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked' };
+  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', inferenceMemory: 'arena' };
 }
 
 /** The OCR engine's options these settings ask for (every worker that loads the engine). */
 export function ocrEngineOptions(s: VisionSettings): OcrEngineOptions {
-  return { intraOpNumThreads: s.inferenceThreads, precision: s.ocrPrecision, recognizerThreads: s.ocrRecognizerThreads };
+  return { intraOpNumThreads: s.inferenceThreads, precision: s.ocrPrecision, recognizerThreads: s.ocrRecognizerThreads, memoryArena: s.inferenceMemory === 'arena' };
 }
 
 /** In a thread of a vision pool (createWorkerPool), the settings its pool was given; on any

@@ -8,16 +8,17 @@ import type { VehicleFinder } from './vehicle-assignment.js';
  * place that turns them into models, for the workers and the benches alike. */
 export async function configuredPlatePipeline(
   ocr: PlateOcr,
-  settings: Pick<VisionSettings, 'plateReader' | 'plateDetector' | 'plateSearch' | 'inferenceThreads'> & Partial<Pick<VisionSettings, 'plateVehicles'>>,
+  settings: Pick<VisionSettings, 'plateReader' | 'plateDetector' | 'plateSearch' | 'inferenceThreads'> & Partial<Pick<VisionSettings, 'plateVehicles' | 'inferenceMemory'>>,
   vehicles?: VehicleFinder,
 ): Promise<PlatePipeline> {
   // With PLATE_READER=trained Vigil's reader reads the plate numbers in photos, and PP-OCR's
   // recogniser, loaded anyway for legends, gives a second opinion on the lines it left unsure and
   // reads plate crops, on which it reads more (held plates-crops-us, 2026-11-27: 98.5% against 95.5%).
   const trained = settings.plateReader === 'trained';
-  const reader = trained ? await createPlateTextModel() : undefined;
+  const memoryArena = settings.inferenceMemory !== 'lean';
+  const reader = trained ? await createPlateTextModel({ memoryArena }) : undefined;
   // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
-  const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads }) : undefined;
+  const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads, memoryArena }) : undefined;
   return createPlatePipeline(ocr, {
     vehicles, reader, cropReader: ocr, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector,
     vehiclesAlways: settings.plateVehicles === 'always',

@@ -23,7 +23,7 @@ export interface PlateDetector {
   detect(image: RawImage, options?: { minScore?: number }): Promise<DetectedPlate[]>;
 }
 
-export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads'> {
+export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
   /** Model file (default: models/plate-detector.onnx). */
   file?: string;
 }
@@ -65,7 +65,7 @@ export function decodePlates(maps: Float32Array, rows: number, cols: number, sca
 
 /** Vigil's trained plate detector on the calling thread. */
 export async function createPlateDetector(options: PlateDetectorOptions = {}): Promise<PlateDetector> {
-  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateDetector, { intraOpNumThreads: options.intraOpNumThreads });
+  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateDetector, { intraOpNumThreads: options.intraOpNumThreads, memoryArena: options.memoryArena });
   return {
     async detect(image, opts = {}) {
       const { input, scale } = await toDetectorInput(image);

@@ -17,7 +17,7 @@ export const READER_HEIGHT = 48;
  * the reader checks the count of output classes instead. */
 export const READER_CHARS = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 
-export interface PlateTextModelOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads'> {
+export interface PlateTextModelOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
   /** Model file (default: models/plate-reader.onnx). */
   file?: string;
 }
@@ -57,7 +57,7 @@ export function withFoldedTwins<T extends Pick<DecodedText, 'text' | 'charConfid
  * lines with it in place of the general text recogniser. One small session on the calling
  * thread (about a millisecond and a half per crop on one core). */
 export async function createPlateTextModel(options: PlateTextModelOptions = {}): Promise<CropRecognizer> {
-  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1 });
+  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
   const chars = ['', ...READER_CHARS];
   return {
     async recognizeCrops(crops, opts = {}): Promise<DecodedText[]> {

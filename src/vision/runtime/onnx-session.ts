@@ -24,6 +24,11 @@ export interface OnnxSessionOptions {
   /** Graph variant of the detector and recogniser (model-variants.ts). Default: OCR_PRECISION,
    * else fused. */
   precision?: OcrPrecision;
+  /** onnxruntime's memory arena (default on): each session keeps the largest buffers it has
+   * needed and reuses them. Off, buffers go back to the allocator after every run: a process
+   * that has read large photos holds about half the memory, at 1.4-2 times the time per read
+   * (INFERENCE_MEMORY=lean, docs/operations.md). */
+  memoryArena?: boolean;
 }
 
 export type OnnxSession = ort.InferenceSession;
@@ -70,6 +75,7 @@ export function sessionOptions(options: OnnxSessionOptions = {}): ort.InferenceS
     intraOpNumThreads: options.intraOpNumThreads ?? defaultThreadCount(),
     // One operator at a time: parallel operators would fight the intra-op threads for 2 cores.
     interOpNumThreads: 1,
+    enableCpuMemArena: options.memoryArena ?? true,
     extra: { session: { intra_op: { allow_spinning: options.spinning ? '1' : '0' } } },
   };
 }
