@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { regionFromLegend } from './plate-legends.js';
+import { isLegendReading, regionFromLegend } from './plate-legends.js';
 
 describe('regionFromLegend', () => {
   // Lines as the recogniser read them off US plate crops (plates-crops-us), and clean legends.
@@ -37,5 +37,23 @@ describe('regionFromLegend', () => {
 
   it.each(['AUG98', 'POLK', 'MAIN', 'IOWB', 'TRUCK', 'Sunshine', '469BWW', '', 'D', 'SKODA', 'MANATEE', 'BAR-B-Q'])('%j names no region', (line) => {
     expect(regionFromLegend(line)).toBeUndefined();
+  });
+});
+
+describe('isLegendReading', () => {
+  it.each([
+    ['ar1z0na', true], // ARIZONA as the trained reader folds it
+    ['CALIFORNIA', true],
+    ['CALIFORNA', true], // a letter dropped
+    ['LIVEFREE0RDIE', true],
+    ['BRASIL', true],
+    ['AYX8803', false],
+    ['TEXAS', false], // too short to tell from a vanity plate
+    ['OHIO', false],
+    ['ARIZONA7', false], // a digit no fold explains
+    ['SWEETTHING', false],
+    ['TARHEELS', false],
+  ])('%s -> %s', (reading, expected) => {
+    expect(isLegendReading(reading)).toBe(expected);
   });
 });

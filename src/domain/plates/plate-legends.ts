@@ -110,3 +110,20 @@ function fewestEdits(text: string, legend: string, allowed: number): number {
   }
   return fewest;
 }
+
+/** Legends shorter than this (OHIO, IOWA, UTAH) are left alone by isLegendReading: a short
+ * vanity or low number may spell one. */
+const MIN_LEGEND_READING = 6;
+
+/**
+ * Whether a plate reading is a legend itself (ARIZONA, LIVE FREE OR DIE) rather than a number:
+ * the whole reading, O/0 and I/1 alike (the plate reader folds them), is a state's or province's
+ * name or slogan, up to the edits regionFromLegend allows. A legend set in the number's size is
+ * read as a plate where the number beside it is missed or cut apart; a number that spells its
+ * own state's name in full is far rarer.
+ */
+export function isLegendReading(reading: string): boolean {
+  const text = reading.toUpperCase().replace(/0/g, 'O').replace(/1/g, 'I');
+  if (text.length < MIN_LEGEND_READING || !/^[A-Z]+$/.test(text)) return false;
+  return BY_LENGTH.some(([legend]) => Math.abs(legend.length - text.length) <= allowedEdits(legend) && editDistance(text, legend) <= allowedEdits(legend));
+}

@@ -69,6 +69,13 @@ describe('plate pipeline passes', () => {
     expect(res.plates).toEqual([]);
   });
 
+  it.each(['normal', 'fast'] as const)('%s mode: reports no plate for a state\'s name read as a number; redaction keeps its box', async (mode) => {
+    // ARIZONA as the trained reader gives it (O and I folded into 0 and 1).
+    const { ocr } = fakeOcr('AR1Z0NA', 0.98);
+    expect((await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode }))).plates).toEqual([]);
+    expect((await createPlatePipeline(ocr).read(blank(1280, 720), options({ mode: 'redaction' }))).plates).toHaveLength(1);
+  });
+
   it('runs the finer pass when the coarse one is unsure, and reports the plate once', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.72);
     const res = await createPlatePipeline(ocr).read(blank(1280, 720), options());

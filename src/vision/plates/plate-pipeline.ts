@@ -1,5 +1,6 @@
 import type { RawImage } from '../image/decode.js';
 import { isVehicleBadge } from '../../domain/plates/vehicle-badges.js';
+import { isLegendReading } from '../../domain/plates/plate-legends.js';
 import type { Box, PlateCandidate, PlateReading, PlateReadOptions, PlateReadResult } from './plate.types.js';
 import { type DetectedText, fillsPlateCrop } from './candidate-finder.js';
 import { fadeColouredGlyphs, readThroughArtwork } from './coloured-glyphs.js';
@@ -92,6 +93,8 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
   if (!top.matched && options.mode !== 'redaction' && !fillsPlateCrop(height, image.height)) return null;
   // A make's badge is text, not a plate (see vehicle-badges.ts): the line is no plate at all.
   if (isOverlayText(top.plate, textBox, image.height) || isVehicleBadge(top.plate)) return null;
+  // Nor is a state's name or slogan read as a number; redaction keeps it, a box too many.
+  if (options.mode !== 'redaction' && isLegendReading(top.plate)) return null;
   const seen = new Set<string>();
   const list = ranked.filter((r) => !seen.has(r.plate) && seen.add(r.plate)).slice(0, MAX_CANDIDATES_PER_PLATE);
   return {
