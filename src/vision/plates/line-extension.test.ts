@@ -38,8 +38,20 @@ const chars = (n: number, from = 20): Array<[number, number, number, number]> =>
 describe('extendToInk', () => {
   it('widens a line the detector stopped short of its last character', () => {
     const img = plate(260, 100, chars(6));
-    // The box ends inside the fifth character's gap: the sixth (190..214) is left out.
-    expect(ends(extendToInk(img, line(16, 180)))).toEqual([16, 214]);
+    // The box ends inside the fifth character's gap: the sixth (190..214) is left out. The band
+    // is looked at 0.8 times as large (a 50 px line), so its end is found to within a pixel.
+    const [x0, x1] = ends(extendToInk(img, line(16, 180)));
+    expect(x0).toBe(16);
+    expect(Math.abs(x1! - 214)).toBeLessThanOrEqual(1);
+  });
+
+  it('widens a tall line too, looked at in a band a fifth as large (a close-up of a plate)', () => {
+    // The same plate five times as large: characters 120 px wide and 200 px tall, every 170 px.
+    const big = (n: number): Array<[number, number, number, number]> => Array.from({ length: n }, (_, i) => [100 + 170 * i, 150, 220 + 170 * i, 350]);
+    const img = plate(1300, 500, big(6));
+    const [x0, x1] = ends(extendToInk(img, line(80, 900, 125, 375)));
+    expect(x0).toBe(80);
+    expect(Math.abs(x1! - 1070)).toBeLessThanOrEqual(5);
   });
 
   it('takes in a first character set apart by a wider gap (B 33333)', () => {

@@ -23,6 +23,8 @@ const MAX_EMBLEM = 2;
  * line's characters by more than this (RGB distance of the mean colours) is artwork beside the
  * number (a college logo's letters and mascot), not one of its characters. */
 const SAME_INK = 45;
+/** Height in pixels of the band a tall line is looked at in (its characters about 40 px tall). */
+const BAND_HEIGHT = 48;
 
 /** How many columns of ink that looks like the line's own characters (the same height and
  * baseline, no wider than a character) lie beyond its left and right ends, in `band` pixels;
@@ -117,11 +119,14 @@ export function extendToInk(image: RawImage, candidate: PlateCandidate): PlateCa
   const q = candidate.lines[0]!;
   const { width: w, height: h } = quadSize(q);
   if (h < 8) return candidate;
-  // The band along the line's own axis, so a tilted plate's characters stand upright in it.
-  const band = warpQuad(image, padQuad(widenQuad(q, REACH, REACH), 0, 0.1), Math.round(w + 2 * REACH * h), Math.round(1.2 * h));
+  // The band along the line's own axis, so a tilted plate's characters stand upright in it;
+  // a tall line is looked at no larger than BAND_HEIGHT, where its characters' blobs are as
+  // plain and the band costs a fraction of the pixels.
+  const scale = Math.min(1, BAND_HEIGHT / (1.2 * h));
+  const band = warpQuad(image, padQuad(widenQuad(q, REACH, REACH), 0, 0.1), Math.round((w + 2 * REACH * h) * scale), Math.round(1.2 * h * scale));
   if (band.width < 8 || band.height < 8) return candidate;
-  const { left, right } = inkBeyond(band, REACH * h, REACH * h + w);
+  const { left, right } = inkBeyond(band, REACH * h * scale, (REACH * h + w) * scale);
   if (left <= 0 && right <= 0) return candidate;
-  const lines: Quad[] = [widenQuad(q, Math.max(0, left) / h, Math.max(0, right) / h)];
+  const lines: Quad[] = [widenQuad(q, Math.max(0, left) / (h * scale), Math.max(0, right) / (h * scale))];
   return { ...candidate, lines };
 }
