@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { iou } from '../../../test/helpers/boxes.js';
-import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
+import sharp from 'sharp';
+import { noTextSceneJpeg, plateImage, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
 import { decodeImage } from '../image/decode.js';
-import { createPlateDetector } from './plate-detector-model.js';
+import { CLOSE_UP_ZOOM, createPlateDetector } from './plate-detector-model.js';
 
 
 describe('trained plate detector (models/plate-detector.onnx)', () => {
@@ -17,4 +18,17 @@ describe('trained plate detector (models/plate-detector.onnx)', () => {
     const empty = await detector.detect(await decodeImage(await noTextSceneJpeg()), { minScore: 0.5 });
     expect(empty).toEqual([]);
   });
+
+  it('boxes a plate that fills the photo once the photo is shrunk to CLOSE_UP_ZOOM of its input', async () => {
+    const detector = await createPlateDetector({ intraOpNumThreads: 1 });
+    const closeUp = await decodeImage(await sharp(await plateImage('KXT4071', 1200)).flatten({ background: '#808080' }).jpeg({ quality: 90 }).toBuffer());
+    expect(await detector.detect(closeUp)).toEqual([]);
+    const found = await detector.detect(closeUp, { zoom: CLOSE_UP_ZOOM });
+    expect(found.length).toBeGreaterThan(0);
+    // Its number: most of the photo's width, about the middle of its height.
+    const b = found[0]!.box;
+    expect(b.xmax - b.xmin).toBeGreaterThan(0.6 * closeUp.width);
+    expect(Math.abs((b.ymin + b.ymax) / 2 - 0.55 * closeUp.height)).toBeLessThan(0.1 * closeUp.height);
+  });
 });
+

@@ -8,7 +8,7 @@ import { type CropRecognizer, PLATE_CHARSET } from './plate-reread.js';
 import { withFoldedTwins } from './plate-text-model.js';
 import { parsePlateSearch } from './plate-search.js';
 import type { Box, Quad } from './plate.types.js';
-import type { PlateDetector } from './plate-detector-model.js';
+import { CLOSE_UP_ZOOM, type PlateDetector } from './plate-detector-model.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
   regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6,
@@ -357,11 +357,48 @@ describe('the plate detector first', () => {
     expect(detSides.slice(-2)).toEqual([640, 960]);
   });
 
-  it('fast mode reads nothing where the detector boxes nothing', async () => {
+  it('fast mode reads nothing where the detector boxes nothing, shrunk or not', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
-    const res = await createPlatePipeline(ocr, { plateDetector: detector([]) }).read(blank(1280, 720), options({ mode: 'fast' }));
+    const zooms: Array<number | undefined> = [];
+    const none: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), []) };
+    const res = await createPlatePipeline(ocr, { plateDetector: none }).read(blank(1280, 720), options({ mode: 'fast' }));
     expect(res.plates).toEqual([]);
     expect(detSides).toEqual([]);
+    expect(zooms).toEqual([undefined, CLOSE_UP_ZOOM]);
+  });
+
+  it('looks at the photo shrunk only where the detector boxed nothing surely, and reads a close-up boxed in pieces whole', async () => {
+    const zooms: Array<number | undefined> = [];
+    const piece: Box = { xmin: 500, ymin: 250, xmax: 660, ymax: 400 };
+    const whole: Box = { xmin: 40, ymin: 60, xmax: 1240, ymax: 660 };
+    const looking = (surest: number): PlateDetector => ({ detect: async (_image, opts) => (zooms.push(opts?.zoom), [{ box: opts?.zoom ? whole : piece, score: opts?.zoom ? 0.85 : surest }]) });
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    await createPlatePipeline(ocr, { plateDetector: looking(0.9) }).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(zooms).toEqual([undefined]);
+    zooms.length = 0;
+    const sizes = seenSizes(ocr);
+    const res = await createPlatePipeline(ocr, { plateDetector: looking(0.5) }).read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(zooms).toEqual([undefined, CLOSE_UP_ZOOM]);
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    // Read as a crop: the text detector saw the whole (shrunk) photo, not a close-up of the piece.
+    expect(sizes[0]![0]! / sizes[0]![1]!).toBeCloseTo(1280 / 720, 0);
+  });
+
+  it.each(['normal', 'fast'] as const)('%s mode reads a close-up, whose plate the detector boxes only in the photo shrunk, as a plate crop', async (mode) => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const sizes = seenSizes(ocr);
+    const whole: Box = { xmin: 40, ymin: 60, xmax: 1240, ymax: 660 };
+    const zooms: Array<number | undefined> = [];
+    const closeUps: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), opts?.zoom ? [{ box: whole, score: 0.9 }] : []) };
+    const res = await createPlatePipeline(ocr, { plateDetector: closeUps }).read(blank(1280, 720), options({ mode }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(zooms).toEqual([undefined, CLOSE_UP_ZOOM]);
+    // The text detector saw what it sees of a 320 x 180 crop, and the box is in the photo's pixels.
+    const crop = fakeOcr('ABC1234', 0.98);
+    const cropSizes = seenSizes(crop.ocr);
+    await createPlatePipeline(crop.ocr, { plateDetector: closeUps }).read(blank(320, 180), options({ mode }));
+    expect(sizes[0]).toEqual(cropSizes[0]);
+    expect(res.plates[0]!.box.xmax).toBeGreaterThan(320);
   });
 
   it('leaves a plate crop to the text passes: the detector knows plates in scenes', async () => {

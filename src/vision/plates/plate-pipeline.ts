@@ -10,7 +10,9 @@ import { type CandidateReading, type CropRecognizer, rereadCandidates } from './
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateSearch } from './plate-search.js';
 import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
-import { DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
+import { CLOSE_UP_CHECK_BELOW, CLOSE_UP_CROP_SIDE, isCloseUp, scaledResult } from './close-up.js';
+import { resizeWithLibvips } from '../image/libvips-resize.js';
+import { CLOSE_UP_ZOOM, DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { plateBox, textBounds } from './plate-box.js';
 import { readLegendRegions } from './plate-legend.js';
@@ -190,14 +192,28 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     return plates;
   }
 
-  return {
+  /** A close-up read at a plate crop's size, its boxes given back in the photo's pixels. */
+  async function readAsCrop(image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> {
+    const scale = CLOSE_UP_CROP_SIDE / Math.max(image.width, image.height);
+    const crop = await resizeWithLibvips(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)), 'cubic');
+    return scaledResult(await pipeline.read(crop, options), 1 / scale, image);
+  }
+
+  const pipeline: PlatePipeline = {
     async read(image, options) {
       const mode = MODES[options.mode] ?? MODES.normal;
       const passes = passesFor(mode, image, !!plateDetector);
       // The plate detector runs once per photo; redaction takes its boxes down to threshold_d.
-      const detectedPlates = plateDetector && passes.some((p) => p.source === 'plates')
-        ? await plateDetector.detect(image, mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {})
-        : [];
+      const detectorOptions = mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {};
+      const detecting = plateDetector && passes.some((p) => p.source === 'plates') ? plateDetector : undefined;
+      const detectedPlates = detecting ? await detecting.detect(image, detectorOptions) : [];
+      // A close-up (a phone held to the plate) shows a plate too large for the detector, which
+      // boxes nothing or pieces of it, unsurely: one look at the photo shrunk (CLOSE_UP_ZOOM)
+      // tells it from a scene, and a close-up is read as the plate crop it is, at a crop's size.
+      const surest = detectedPlates[0]?.score ?? 0;
+      if (detecting && surest < CLOSE_UP_CHECK_BELOW && isCloseUp(image, await detecting.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM }), surest)) {
+        return readAsCrop(image, options);
+      }
       // Vehicles only when something asks for them (strict detection, make/model/colour,
       // PLATE_VEHICLES=always): the detector costs more than the plates (plate-vehicles.ts).
       const wanted = vehiclesAlways || options.strictDetection || options.mmc;
@@ -216,4 +232,5 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       });
     },
   };
+  return pipeline;
 }
