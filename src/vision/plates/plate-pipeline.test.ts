@@ -443,6 +443,14 @@ describe('the plate detector first', () => {
     expect((await createPlatePipeline(ocr, { plateDetector: found }).read(blank(1280, 720), options())).plates).toEqual([]);
   });
 
+  it('redaction returns a close-up\'s whole plate, which the detector boxes only in the photo shrunk', async () => {
+    const { ocr } = fakeOcr('', 0.9);
+    const whole: Box = { xmin: 40, ymin: 60, xmax: 1240, ymax: 660 };
+    const closeUps: PlateDetector = { detect: async (_image, opts) => (opts?.zoom ? [{ box: whole, score: 0.9 }] : [{ box: { xmin: 500, ymin: 250, xmax: 660, ymax: 400 }, score: 0.4 }]) };
+    const res = await createPlatePipeline(ocr, { plateDetector: closeUps }).read(blank(1280, 720), options({ mode: 'redaction' }));
+    expect(res.plates.some((p) => contains(p.box, whole))).toBe(true);
+  });
+
   it('redaction widens a plate read in part to the whole box the detector found', async () => {
     const { ocr } = fakeOcr('ABC1234', 0.98);
     const wide: Box = { xmin: 400, ymin: 300, xmax: 880, ymax: 420 };

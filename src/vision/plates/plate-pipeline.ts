@@ -206,13 +206,18 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       // The plate detector runs once per photo; redaction takes its boxes down to threshold_d.
       const detectorOptions = mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {};
       const detecting = plateDetector && passes.some((p) => p.source === 'plates') ? plateDetector : undefined;
-      const detectedPlates = detecting ? await detecting.detect(image, detectorOptions) : [];
+      let detectedPlates = detecting ? await detecting.detect(image, detectorOptions) : [];
       // A close-up (a phone held to the plate) shows a plate too large for the detector, which
       // boxes nothing or pieces of it, unsurely: one look at the photo shrunk (CLOSE_UP_ZOOM)
       // tells it from a scene, and a close-up is read as the plate crop it is, at a crop's size.
+      // Redaction reads it as it is instead, with the whole plate's box to return read or not.
       const surest = detectedPlates[0]?.score ?? 0;
-      if (detecting && surest < CLOSE_UP_CHECK_BELOW && isCloseUp(image, await detecting.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM }), surest)) {
-        return readAsCrop(image, options);
+      if (detecting && surest < CLOSE_UP_CHECK_BELOW) {
+        const shrunk = await detecting.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM });
+        if (isCloseUp(image, shrunk, surest)) {
+          if (!mode.unreadPlates) return readAsCrop(image, options);
+          detectedPlates = shrunk;
+        }
       }
       // Vehicles only when something asks for them (strict detection, make/model/colour,
       // PLATE_VEHICLES=always): the detector costs more than the plates (plate-vehicles.ts).
