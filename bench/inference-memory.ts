@@ -18,6 +18,7 @@ import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { configuredPlatePipeline } from '../src/vision/plates/configured-pipeline.js';
+import { LEAN_MEMORY_ENV, LEAN_MEMORY_THRESHOLD } from '../src/vision/runtime/lean-memory.js';
 import type { PlateReadOptions } from '../src/vision/plates/plate.types.js';
 import { defaultVisionSettings, type InferenceMemory, ocrEngineOptions, parseInferenceMemory } from '../src/vision/settings.js';
 import { DEFAULT_DATA_DIR, loadPlateSets } from './lib/plates-dataset.js';
@@ -58,8 +59,8 @@ async function child(memory: InferenceMemory): Promise<ChildReport> {
 
 function runChild(memory: InferenceMemory): Promise<ChildReport> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.MALLOC_MMAP_THRESHOLD_;
-  if (memory === 'lean') env.MALLOC_MMAP_THRESHOLD_ = '4194304';
+  delete env[LEAN_MEMORY_ENV];
+  if (memory === 'lean') env[LEAN_MEMORY_ENV] = LEAN_MEMORY_THRESHOLD;
   const args = ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', memory, '--limit', String(limit), '--data', dataDir];
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -3,7 +3,7 @@ import { createContainer } from './container.js';
 import { buildApp } from './http/app.js';
 import { listen } from './http/server.js';
 import { exitOnSignals, type ExitLog } from './exit-on-signals.js';
-import { glibcVersion, leanMemoryWarning } from './vision/runtime/lean-memory.js';
+import { leanMemoryWarning } from './vision/runtime/lean-memory.js';
 
 /** The worker role has no Fastify logger: the same JSON lines on stderr. */
 const stderrLog: ExitLog = {
@@ -15,7 +15,7 @@ const stderrLog: ExitLog = {
 /** `vigil serve`: the HTTP API (roles all and api) and the background workers (roles all and
  * worker). A worker-only process opens no port. */
 export async function serve(config: Config): Promise<void> {
-  const memoryWarning = leanMemoryWarning(config.vision.inferenceMemory, process.env, glibcVersion());
+  const memoryWarning = leanMemoryWarning(config.vision.inferenceMemory, process.env);
   if (memoryWarning) stderrLog.warn(memoryWarning);
   const container = await createContainer(config);
   if (config.role !== 'api') container.startWorkers();

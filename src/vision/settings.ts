@@ -34,6 +34,9 @@ export interface VisionSettings {
 export type InferenceMemory = 'arena' | 'lean';
 export const INFERENCE_MEMORY: readonly InferenceMemory[] = ['arena', 'lean'];
 
+/** Whether model sessions keep their memory arena under this setting (unset: the default, arena). */
+export const keepsMemoryArena = (memory: InferenceMemory | undefined): boolean => memory !== 'lean';
+
 /** INFERENCE_MEMORY's value: unset or empty is `arena`. */
 export const parseInferenceMemory = (value: string | undefined): InferenceMemory => parseChoice('INFERENCE_MEMORY', INFERENCE_MEMORY, 'arena', value);
 
@@ -44,7 +47,7 @@ export function defaultVisionSettings(): VisionSettings {
 
 /** The OCR engine's options these settings ask for (every worker that loads the engine). */
 export function ocrEngineOptions(s: VisionSettings): OcrEngineOptions {
-  return { intraOpNumThreads: s.inferenceThreads, precision: s.ocrPrecision, recognizerThreads: s.ocrRecognizerThreads, memoryArena: s.inferenceMemory === 'arena' };
+  return { intraOpNumThreads: s.inferenceThreads, precision: s.ocrPrecision, recognizerThreads: s.ocrRecognizerThreads, memoryArena: keepsMemoryArena(s.inferenceMemory) };
 }
 
 /** In a thread of a vision pool (createWorkerPool), the settings its pool was given; on any

@@ -1,3 +1,5 @@
+import { readingAsWord } from './reading-as-word.js';
+
 /**
  * The words a plate prints besides its number (its legend): the state or province's name, for
  * some states a slogan carried on every standard plate, a European band's country sign, a
@@ -123,7 +125,7 @@ const MIN_LEGEND_READING = 6;
  * own state's name in full is far rarer.
  */
 export function isLegendReading(reading: string): boolean {
-  const text = reading.toUpperCase().replace(/0/g, 'O').replace(/1/g, 'I');
-  if (text.length < MIN_LEGEND_READING || !/^[A-Z]+$/.test(text)) return false;
+  const text = readingAsWord(reading);
+  if (!text || text.length < MIN_LEGEND_READING) return false;
   return BY_LENGTH.some(([legend]) => Math.abs(legend.length - text.length) <= allowedEdits(legend) && editDistance(text, legend) <= allowedEdits(legend));
 }

@@ -1,3 +1,5 @@
+import { readingAsWord } from './reading-as-word.js';
+
 /** Makes whose badge sits near the plate, on the car's back or front. The reader looks for every
  * plate in the photo, so it meets these too: a badge is read surely and fits a country's generic
  * format (TOYOTA, SAAB), or, cut short, a part of one (NISS, CHEVROL). */
@@ -15,7 +17,7 @@ const MIN_PART = 4;
 /** Whether a reading is a make's badge, whole or cut short at its end (O/0 and I/1 alike: the
  * grammars may have turned a badge's O into a 0). */
 export function isVehicleBadge(reading: string): boolean {
-  const text = reading.toUpperCase().replace(/0/g, 'O').replace(/1/g, 'I');
-  if (text.length < MIN_PART || !/^[A-Z]+$/.test(text)) return false;
+  const text = readingAsWord(reading);
+  if (!text || text.length < MIN_PART) return false;
   return MAKES.some((make) => make.startsWith(text));
 }

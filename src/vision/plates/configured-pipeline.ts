@@ -1,4 +1,4 @@
-import type { VisionSettings } from '../settings.js';
+import { keepsMemoryArena, type VisionSettings } from '../settings.js';
 import { createPlateDetector } from './plate-detector-model.js';
 import { createPlatePipeline, type PlateOcr, type PlatePipeline } from './plate-pipeline.js';
 import { createPlateTextModel } from './plate-text-model.js';
@@ -15,7 +15,7 @@ export async function configuredPlatePipeline(
   // recogniser, loaded anyway for legends, gives a second opinion on the lines it left unsure and
   // reads plate crops, on which it reads more (held plates-crops-us, 2026-11-27: 98.5% against 95.5%).
   const trained = settings.plateReader === 'trained';
-  const memoryArena = settings.inferenceMemory !== 'lean';
+  const memoryArena = keepsMemoryArena(settings.inferenceMemory);
   const reader = trained ? await createPlateTextModel({ memoryArena }) : undefined;
   // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
   const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads, memoryArena }) : undefined;

@@ -1,6 +1,6 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { iou } from '../../../test/helpers/boxes.js';
-import sharp from 'sharp';
 import { noTextSceneJpeg, plateImage, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
 import { decodeImage } from '../image/decode.js';
 import { CLOSE_UP_ZOOM, createPlateDetector } from './plate-detector-model.js';
@@ -31,4 +31,3 @@ describe('trained plate detector (models/plate-detector.onnx)', () => {
     expect(Math.abs((b.ymin + b.ymax) / 2 - 0.55 * closeUp.height)).toBeLessThan(0.1 * closeUp.height);
   });
 });
-

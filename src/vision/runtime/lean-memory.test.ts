@@ -4,10 +4,10 @@ import { glibcVersion, leanMemoryWarning } from './lean-memory.js';
 
 describe('lean inference memory', () => {
   it('warns when lean memory runs on glibc without a fixed mmap threshold, and only then', () => {
-    expect(leanMemoryWarning('lean', {}, '2.36')).toMatch(/MALLOC_MMAP_THRESHOLD_=4194304/);
-    expect(leanMemoryWarning('lean', { MALLOC_MMAP_THRESHOLD_: '4194304' }, '2.36')).toBeUndefined();
-    expect(leanMemoryWarning('lean', {}, undefined)).toBeUndefined();
-    expect(leanMemoryWarning('arena', {}, '2.36')).toBeUndefined();
+    expect(leanMemoryWarning('lean', {}, () => '2.36')).toMatch(/MALLOC_MMAP_THRESHOLD_=4194304/);
+    expect(leanMemoryWarning('lean', { MALLOC_MMAP_THRESHOLD_: '4194304' }, () => '2.36')).toBeUndefined();
+    expect(leanMemoryWarning('lean', {}, () => undefined)).toBeUndefined();
+    expect(leanMemoryWarning('arena', {}, () => '2.36')).toBeUndefined();
   });
 
   it('finds the C library of this process where it is glibc', () => {

@@ -8,6 +8,7 @@ import type { InferenceMemory } from '../settings.js';
  * process reading plates, containers and a 2,600 px photo: about 260, 300 and 400 MB; with the
  * arena 555 MB, lean without the threshold 533 MB). */
 export const LEAN_MEMORY_ENV = 'MALLOC_MMAP_THRESHOLD_';
+export const LEAN_MEMORY_THRESHOLD = '4194304';
 
 /** The C library this process runs on, from Node's own report (undefined off glibc: musl, macOS). */
 export function glibcVersion(): string | undefined {
@@ -15,8 +16,9 @@ export function glibcVersion(): string | undefined {
   return header?.glibcVersionRuntime;
 }
 
-/** A warning for the start-up log when INFERENCE_MEMORY=lean cannot do what it is for. */
-export function leanMemoryWarning(memory: InferenceMemory, env: NodeJS.ProcessEnv, glibc: string | undefined): string | undefined {
-  if (memory !== 'lean' || glibc === undefined || env[LEAN_MEMORY_ENV]) return undefined;
-  return `INFERENCE_MEMORY=lean needs ${LEAN_MEMORY_ENV}=4194304 in the environment (glibc reads it at start): without it freed model buffers stay in the heap and the process holds more memory than with the arena`;
+/** A warning for the start-up log when INFERENCE_MEMORY=lean cannot do what it is for. The C
+ * library is asked only then: Node builds a whole diagnostic report to tell. */
+export function leanMemoryWarning(memory: InferenceMemory, env: NodeJS.ProcessEnv, glibc: () => string | undefined = glibcVersion): string | undefined {
+  if (memory !== 'lean' || env[LEAN_MEMORY_ENV] || glibc() === undefined) return undefined;
+  return `INFERENCE_MEMORY=lean needs ${LEAN_MEMORY_ENV}=${LEAN_MEMORY_THRESHOLD} in the environment (glibc reads it at start): without it freed model buffers stay in the heap and the process holds more memory than with the arena`;
 }

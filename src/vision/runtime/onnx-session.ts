@@ -26,8 +26,8 @@ export interface OnnxSessionOptions {
   precision?: OcrPrecision;
   /** onnxruntime's memory arena (default on): each session keeps the largest buffers it has
    * needed and reuses them. Off, buffers go back to the allocator after every run: a process
-   * that has read large photos holds about half the memory, at 1.4-2 times the time per read
-   * (INFERENCE_MEMORY=lean, docs/operations.md). */
+   * that has read large photos holds about half the memory, at 1.1-1.7 times the time per read
+   * (INFERENCE_MEMORY=lean, bench:inference-memory, docs/configuration.md). */
   memoryArena?: boolean;
 }
 
