@@ -69,13 +69,18 @@ class PlateDetector(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """x: N x 3 x 384 x 640 RGB in [0, 1]. Heatmap logits N x 1 x 96 x 160, log sizes and
         offsets N x 2 x 96 x 160."""
+        heat, size, offset, _, _ = self.with_features(x)
+        return heat, size, offset
+
+    def with_features(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """The three plate maps, then the stride-16 and stride-32 features (the vehicle head's input)."""
         x = (x - 0.45) / 0.25
         f4 = self.stem(x)
         f8 = self.s8(f4)
         f16 = self.s16(f8)
         f32 = self.s32(f16)
         p = self.head(self.up4(self.up8(self.up16(f32, f16), f8), f4))
-        return self.heatmap(p), self.size(p), self.offset(p)
+        return self.heatmap(p), self.size(p), self.offset(p), f16, f32
 
 
 class DetectorExport(nn.Module):
@@ -91,3 +96,75 @@ class DetectorExport(nn.Module):
         heat, size, offset = self.model(x)
         heat = heat.sigmoid()
         return torch.cat([heat, self.pool(heat), size, offset], dim=1)  # N x 6 x 96 x 160
+
+
+# Vehicles, by the COCO classes the plate reader reports (src/vision/vehicles/vehicle-types.ts).
+VEHICLE_CLASSES = ("car", "truck", "bus", "motorcycle")
+VEHICLE_STRIDE = 16
+
+
+class VehicleHead(nn.Module):
+    """Vehicle centres, sizes and offsets at stride 16 (24 x 40 cells), from the plate detector's
+    stride-16 and stride-32 features. A vehicle is tens to hundreds of pixels wide at 640 px, so a
+    coarse grid holds it; a dilated block widens the view so a car that fills the photo is seen
+    whole. Trained on a frozen plate detector: the plate maps stay exactly what they were."""
+
+    def __init__(self, width: int = 96):
+        super().__init__()
+        self.up = Up(160, 96, width)
+        self.context = nn.Sequential(
+            conv_bn(width, width, 3, groups=width), conv_bn(width, width, 1),
+            nn.Conv2d(width, width, 3, 1, 2, dilation=2, groups=width, bias=False), nn.BatchNorm2d(width), nn.ReLU(inplace=True),
+            conv_bn(width, width, 1))
+        self.heatmap = nn.Conv2d(width, len(VEHICLE_CLASSES), 1)
+        self.size = nn.Conv2d(width, 2, 1)
+        self.offset = nn.Conv2d(width, 2, 1)
+        nn.init.constant_(self.heatmap.bias, -4.6)
+
+    def forward(self, f16: torch.Tensor, f32: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        p = self.context(self.up(f32, f16))
+        return self.heatmap(p), self.size(p), self.offset(p)
+
+
+class PlateVehicleDetector(nn.Module):
+    """The plate detector with a vehicle head on its features: one pass finds both. Module order
+    (plate, then vehicle) is the graph's order, as warm_start.py needs."""
+
+    def __init__(self):
+        super().__init__()
+        self.plate = PlateDetector()
+        self.vehicle = VehicleHead()
+        self.plate_frozen = False
+
+    def freeze_plate(self) -> None:
+        """No gradients for the plate detector, and its batch norms kept in evaluation mode."""
+        self.plate_frozen = True
+        for p in self.plate.parameters():
+            p.requires_grad_(False)
+        self.plate.eval()
+
+    def train(self, mode: bool = True) -> "PlateVehicleDetector":
+        super().train(mode)
+        if self.plate_frozen:
+            self.plate.eval()
+        return self
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        heat, size, offset, f16, f32 = self.plate.with_features(x)
+        return (heat, size, offset, *self.vehicle(f16, f32))
+
+
+class PlateVehicleExport(nn.Module):
+    """Two outputs: `maps` exactly as DetectorExport gives them, and `vehicles` at stride 16:
+    per-class heat (VEHICLE_CLASSES), its 3x3 max, log w, log h (input px), offset x, y (cells)."""
+
+    def __init__(self, model: PlateVehicleDetector):
+        super().__init__()
+        self.model = model
+        self.pool = nn.MaxPool2d(3, 1, 1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        heat, size, offset, v_heat, v_size, v_offset = self.model(x)
+        heat, v_heat = heat.sigmoid(), v_heat.sigmoid()
+        return (torch.cat([heat, self.pool(heat), size, offset], dim=1),
+                torch.cat([v_heat, self.pool(v_heat), v_size, v_offset], dim=1))

@@ -2,6 +2,7 @@
 
     /usr/bin/python3 -m vigil_train.export --checkpoint runs/reader/best.pt --out ../models/plate-reader.onnx
     /usr/bin/python3 -m vigil_train.export --kind detector --checkpoint runs/detector/best.pt --out ../models/plate-detector.onnx
+    /usr/bin/python3 -m vigil_train.export --kind detector-vehicles --checkpoint runs/vehicles/best.pt --out ../models/plate-detector.onnx
 """
 
 from __future__ import annotations
@@ -16,25 +17,42 @@ import onnx
 import torch
 
 from .charset import CHARS, CLASSES
-from .detector import IN_H, IN_W, DetectorExport, PlateDetector
+from .detector import IN_H, IN_W, VEHICLE_CLASSES, DetectorExport, PlateDetector, PlateVehicleDetector, PlateVehicleExport
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader
 
 
-def export(checkpoint: Path, out: Path, kind: str = "reader") -> None:
+DETECTOR_META = {"input": f"1x3x{IN_H}x{IN_W} RGB in [0,1], letterboxed top-left, grey 114",
+                 "output": "heat, 3x3 max of heat, log w, log h (input px), offset x, y (cells) at stride 4"}
+
+
+def same_plate_maps(out: Path, plate_only: Path) -> float:
+    """Largest difference between the plate maps of `out` and of the plate-only model the vehicle
+    head was trained on (frozen): the head must not change a single plate."""
+    x = np.random.default_rng(0).random((1, 3, IN_H, IN_W), dtype=np.float32)
+    a, b = cv2.dnn.readNetFromONNX(str(out)), cv2.dnn.readNetFromONNX(str(plate_only))
+    a.setInput(x)
+    b.setInput(x)
+    return float(np.abs(a.forward("maps") - b.forward()).max())
+
+
+def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path | None = None) -> None:
     if kind == "reader":
         model, wrap, shape, names = PlateReader(), ExportWrapper, (3, HEIGHT, WIDTH), ("image", "probs")
         meta = {"charset": CHARS, "blank": "0", "input": f"1x3x{HEIGHT}x{WIDTH} RGB in [0,1], stretched", "classes": str(CLASSES)}
-    else:
+    elif kind == "detector":
         model, wrap, shape, names = PlateDetector(), DetectorExport, (3, IN_H, IN_W), ("image", "maps")
-        meta = {"input": f"1x3x{IN_H}x{IN_W} RGB in [0,1], letterboxed top-left, grey 114",
-                "output": "heat, 3x3 max of heat, log w, log h (input px), offset x, y (cells) at stride 4"}
+        meta = DETECTOR_META
+    else:
+        model, wrap, shape, names = PlateVehicleDetector(), PlateVehicleExport, (3, IN_H, IN_W), ("image", "maps", "vehicles")
+        meta = {**DETECTOR_META, "vehicles": f"per class ({','.join(VEHICLE_CLASSES)}) heat, then its 3x3 max, log w, log h (input px), offset x, y (cells) at stride 16"}
     model.load_state_dict(torch.load(checkpoint)["model"])
     model.eval()
     wrapped = wrap(model).eval()
     example = torch.rand(1, *shape)
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(wrapped, example, str(out), opset_version=13, input_names=[names[0]], output_names=[names[1]],
-                      dynamic_axes={names[0]: {0: "batch"}, names[1]: {0: "batch"}}, do_constant_folding=True)
+    outputs = list(names[1:])
+    torch.onnx.export(wrapped, example, str(out), opset_version=13, input_names=[names[0]], output_names=outputs,
+                      dynamic_axes={n: {0: "batch"} for n in names}, do_constant_folding=True)
     graph = onnx.load(str(out))
     onnx.checker.check_model(graph)
     # What the server needs to read the output, stored in the model itself.
@@ -45,22 +63,30 @@ def export(checkpoint: Path, out: Path, kind: str = "reader") -> None:
     # onnxruntime is no Debian package; OpenCV's DNN module runs the graph independently of torch.
     with torch.no_grad():
         x = torch.rand(1, *shape)
-        ref = wrapped(x).numpy()
+        ref = wrapped(x)
+    refs = [t.numpy() for t in (ref if isinstance(ref, tuple) else (ref,))]
     net = cv2.dnn.readNetFromONNX(str(out))
     net.setInput(x.numpy())
-    diff = float(np.abs(net.forward() - ref).max())
+    got = net.forward(outputs) if len(outputs) > 1 else [net.forward()]
+    diff = max(float(np.abs(g - r).max()) for g, r in zip(got, refs))
     if diff > 1e-4:
         raise SystemExit(f"ONNX output differs from torch by {diff}")
-    print(json.dumps({"out": str(out), "bytes": out.stat().st_size, "max_abs_diff_vs_torch": diff}))
+    report = {"out": str(out), "bytes": out.stat().st_size, "max_abs_diff_vs_torch": diff}
+    if plate_only is not None:
+        report["max_abs_diff_of_plate_maps"] = same_plate_maps(out, plate_only)
+        if report["max_abs_diff_of_plate_maps"] > 1e-5:
+            raise SystemExit(f"the plate maps differ from {plate_only}: {report}")
+    print(json.dumps(report))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", default="runs/reader/best.pt")
     ap.add_argument("--out", default="../models/plate-reader.onnx")
-    ap.add_argument("--kind", choices=["reader", "detector"], default="reader")
+    ap.add_argument("--kind", choices=["reader", "detector", "detector-vehicles"], default="reader")
+    ap.add_argument("--same-plates-as", type=Path, help="detector-vehicles: stop unless the plate maps equal this plate-only model's")
     args = ap.parse_args()
-    export(Path(args.checkpoint), Path(args.out), args.kind)
+    export(Path(args.checkpoint), Path(args.out), args.kind, args.same_plates_as)
 
 
 if __name__ == "__main__":

@@ -26,11 +26,20 @@ NORMS = (nn.BatchNorm1d, nn.BatchNorm2d)
 
 
 def _onnx_convs(path: Path) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """The convolutions that compute the graph's first output, in graph order: a plate detector
+    with a vehicle head (second output) gives the plate detector's own."""
     graph = onnx.load(str(path)).graph
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    producer = {o: n for n in graph.node for o in n.output}
+    needed, todo = set(), [graph.output[0].name]
+    while todo:
+        node = producer.get(todo.pop())
+        if node is not None and id(node) not in needed:
+            needed.add(id(node))
+            todo.extend(node.input)
     out = []
     for node in graph.node:
-        if node.op_type == "Conv":
+        if node.op_type == "Conv" and id(node) in needed:
             out.append((inits[node.input[1]], inits[node.input[2]] if len(node.input) > 2 else None))
     return out
 

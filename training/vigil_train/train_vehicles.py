@@ -1,0 +1,131 @@
+"""Train the plate detector's vehicle head; resumable, time-boxed, fixed seeds (see runs.py).
+
+    /usr/bin/python3 -m vigil_train.train_vehicles --init ../models/plate-detector.onnx --run runs/vehicles --minutes 80
+
+The plate detector is loaded from its exported model and frozen (evaluation mode, no gradients):
+only the head learns, so the plate maps of the exported model are exactly the shipped ones.
+Distilled from the COCO vehicle detector (teacher_vehicles.py). Validation: the teacher's sure
+vehicles found (IoU >= 0.5, any class) and boxes that match no teacher box, on held frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader
+
+from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector
+from .detector_data import iou
+from .model import parameter_count
+from .runs import Run
+from .vehicle_data import VehicleFrame, VehicleStream, load_vehicle_frames, placed
+from .warm_start import load_onnx_weights
+
+# Boxes of different classes on one vehicle (car and truck): the surer one stands, as the
+# server keeps it (SAME_VEHICLE_IOU in plate-detector-model.ts).
+SAME_VEHICLE_IOU = 0.6
+
+
+def weighted_focal_loss(logits: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
+    """train_detector.focal_loss with the negatives under unsure teacher boxes left out (weight 0)."""
+    p = logits.sigmoid().clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = (1 - pos) * weight
+    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg
+    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def decode_vehicles(heat: np.ndarray, wh: np.ndarray, off: np.ndarray, threshold: float) -> list[tuple[float, ...]]:
+    """Per-class peaks (3x3 maxima) above `threshold` -> (x0, y0, x1, y1, score, class) in input
+    pixels, surest first, one box per vehicle across classes."""
+    import cv2
+    found = []
+    for c in range(heat.shape[0]):
+        pooled = cv2.dilate(heat[c], np.ones((3, 3), np.float32))
+        ys, xs = np.where((heat[c] >= pooled) & (heat[c] >= threshold))
+        for y, x in zip(ys, xs):
+            cx, cy = (x + off[0, y, x]) * VEHICLE_STRIDE, (y + off[1, y, x]) * VEHICLE_STRIDE
+            w, h = np.exp(wh[0, y, x]), np.exp(wh[1, y, x])
+            found.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, float(heat[c, y, x]), c))
+    kept: list[tuple[float, ...]] = []
+    for b in sorted(found, key=lambda b: -b[4]):
+        if all(iou(b[:4], k[:4]) <= SAME_VEHICLE_IOU for k in kept):
+            kept.append(b)
+    return kept
+
+
+@torch.no_grad()
+def evaluate(model: PlateVehicleDetector, frames: list[VehicleFrame], threshold: float = 0.3) -> dict[str, float]:
+    found = total = wrong = same_class = 0
+    for f in frames:
+        img, sure, _, _ = placed(f, None)
+        out = model(torch.from_numpy(img).permute(2, 0, 1).float()[None] / 255.0)
+        boxes = decode_vehicles(out[3].sigmoid()[0].numpy(), out[4][0].numpy(), out[5][0].numpy(), threshold)
+        total += len(sure)
+        for g in sure:
+            match = [b for b in boxes if iou(g[:4], b[:4]) >= 0.5]
+            found += bool(match)
+            same_class += bool(match) and match[0][5] == g[4]
+        wrong += sum(all(iou(g[:4], b[:4]) < 0.3 for g in sure) for b in boxes)
+    return {"recall": found / max(1, total), "class_agrees": same_class / max(1, found), "wrong_per_frame": wrong / max(1, len(frames))}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--run", default="runs/vehicles")
+    ap.add_argument("--minutes", type=float, default=80)
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--warmup", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--init", type=Path, default=Path("../models/plate-detector.onnx"), help="the plate detector the head sits on (exported)")
+    args = ap.parse_args()
+
+    torch.manual_seed(args.seed)
+    random.seed(args.seed)
+    torch.set_num_threads(args.threads)
+    frames = load_vehicle_frames()
+    fit = [f for f in frames if f.side == "fit"]
+    val = [f for f in frames if f.side == "held"]
+    print("training frames:", len(fit), "validation frames:", len(val),
+          "sure vehicles:", json.dumps({"fit": sum(len(f.sure) for f in fit), "held": sum(len(f.sure) for f in val)}), flush=True)
+
+    model = PlateVehicleDetector()
+    stream = DataLoader(VehicleStream(fit, args.seed * 100003), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
+    load_onnx_weights(model.plate, args.init, next(iter(stream))[0], DetectorExport)
+    model.freeze_plate()
+    opt = torch.optim.AdamW(model.vehicle.parameters(), lr=args.lr, weight_decay=1e-4)
+    run = Run(Path(args.run), model, opt)
+    if run.step:
+        # Resumed: fresh data, not the first run's samples again.
+        stream = DataLoader(VehicleStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
+    print(f"parameters: head {parameter_count(model.vehicle)}, frozen plate detector {parameter_count(model.plate)}", flush=True)
+
+    def loss_of(batch) -> torch.Tensor:
+        images, heat, wh, off, mask, weight = batch
+        with torch.no_grad():
+            _, _, _, f16, f32 = model.plate.with_features(images)
+        p_heat, p_wh, p_off = model.vehicle(f16, f32)
+        n = mask.sum().clamp(min=1)
+        m = mask[:, None]
+        return (weighted_focal_loss(p_heat, heat, weight[:, None]) + 0.1 * (F.l1_loss(p_wh * m, wh * m, reduction="sum") / n)
+                + F.l1_loss(p_off * m, off * m, reduction="sum") / n)
+
+    def validate() -> tuple[float, dict]:
+        m = evaluate(model, val)
+        return m["recall"] - 0.1 * m["wrong_per_frame"], {k: round(v, 3) for k, v in m.items()}
+
+    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=10.0)
+
+
+if __name__ == "__main__":
+    main()
