@@ -37,7 +37,8 @@ for (const [name, samples] of Object.entries(sets)) {
   const ms: number[] = [];
   const baseMs: number[] = [];
   for (const [i, photo] of photos.entries()) {
-    const { value: found, ms: took } = await timed(() => detector.detect(photo, { minScore }));
+    const { value: detection, ms: took } = await timed(() => detector.detect(photo, { minScore }));
+    const found = detection.plates;
     ms.push(took);
     baseMs.push((await timed(() => ocr.detect(photo, { detLimitSide: 640 }))).ms);
     boxes += found.length;

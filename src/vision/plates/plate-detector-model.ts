@@ -2,8 +2,10 @@ import type { RawImage } from '../image/decode.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { writePlanarRgb } from '../image/planar.js';
 import { resizeBilinear } from '../image/warp.js';
-import { createOnnxSession, type OnnxSessionOptions, runSingle, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
+import { createOnnxSession, type OnnxSessionOptions, runOutputs, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
+import { decodeVehicles, VEHICLE_MAP_COUNT } from './detector-vehicles.js';
 import type { Box } from './plate.types.js';
+import type { FoundVehicle } from './vehicle-assignment.js';
 
 /** Input of Vigil's plate detector (training/vigil_train/detector.py): the photo scaled so it
  * fits 640 x 384, placed top-left on grey (114), RGB in [0, 1]. */
@@ -19,9 +21,16 @@ export interface DetectedPlate {
   score: number;
 }
 
+/** One pass of the detector: its plates, surest first, and the vehicles its vehicle head finds
+ * (none from a model without that head). */
+export interface PlateDetection {
+  plates: DetectedPlate[];
+  vehicles: FoundVehicle[];
+}
+
 export interface PlateDetector {
   /** `zoom` (default 1): the share of the detector's input the photo fills; see CLOSE_UP_ZOOM. */
-  detect(image: RawImage, options?: { minScore?: number; zoom?: number }): Promise<DetectedPlate[]>;
+  detect(image: RawImage, options?: { minScore?: number; zoom?: number }): Promise<PlateDetection>;
 }
 
 export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
@@ -31,6 +40,9 @@ export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpN
 
 /** Default floor of a peak: the validation frames' best trade of found plates against wrong boxes. */
 export const DETECTOR_FLOOR = 0.3;
+
+/** Floor of a vehicle peak: VEHICLE_FLOOR_PLACEHOLDER */
+export const VEHICLE_FLOOR = 0.3;
 
 /** The detector learned plates as a dashcam or a car photo shows them, up to about a third of
  * its input wide: a plate that fills the photo (a close-up, a phone held to it) it finds only in
@@ -77,13 +89,22 @@ export async function createPlateDetector(options: PlateDetectorOptions = {}): P
   return {
     async detect(image, opts = {}) {
       const { input, scale } = await toDetectorInput(image, opts.zoom);
-      const { data, dims } = await runSingle(session, input, [1, 3, DETECTOR_HEIGHT, DETECTOR_WIDTH]);
+      const outputs = await runOutputs(session, input, [1, 3, DETECTOR_HEIGHT, DETECTOR_WIDTH]);
+      const { data, dims } = outputs['maps'] ?? Object.values(outputs)[0]!;
       const [, maps, rows, cols] = dims as [number, number, number, number];
       if (maps !== 6) throw new Error(`plate detector model gives ${maps} maps, expected 6`);
       const clip = (b: Box): Box => ({
         xmin: Math.max(0, b.xmin), ymin: Math.max(0, b.ymin), xmax: Math.min(image.width, b.xmax), ymax: Math.min(image.height, b.ymax),
       });
-      return decodePlates(data, rows, cols, scale, opts.minScore ?? DETECTOR_FLOOR).map((p) => ({ ...p, box: clip(p.box) }));
+      const plates = decodePlates(data, rows, cols, scale, opts.minScore ?? DETECTOR_FLOOR).map((p) => ({ ...p, box: clip(p.box) }));
+      return { plates, vehicles: vehiclesOf(outputs['vehicles'], scale, image) };
     },
   };
+}
+
+function vehiclesOf(output: { data: Float32Array; dims: readonly number[] } | undefined, scale: number, image: RawImage): FoundVehicle[] {
+  if (!output) return [];
+  const [, maps, rows, cols] = output.dims as [number, number, number, number];
+  if (maps !== VEHICLE_MAP_COUNT) throw new Error(`plate detector model gives ${maps} vehicle maps, expected ${VEHICLE_MAP_COUNT}`);
+  return decodeVehicles(output.data, rows, cols, scale, VEHICLE_FLOOR, image);
 }

@@ -8,7 +8,7 @@ import { type CropRecognizer, PLATE_CHARSET } from './plate-reread.js';
 import { withFoldedTwins } from './plate-text-model.js';
 import { parsePlateSearch } from './plate-search.js';
 import type { Box, Quad } from './plate.types.js';
-import { CLOSE_UP_ZOOM, type PlateDetector } from './plate-detector-model.js';
+import { CLOSE_UP_ZOOM, type DetectedPlate, type PlateDetection, type PlateDetector } from './plate-detector-model.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
   regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6,
@@ -318,9 +318,12 @@ describe('vehicles', () => {
   });
 });
 
+/** A detection with these plates and no vehicles (a model without the vehicle head). */
+const platesOnly = (plates: DetectedPlate[]): PlateDetection => ({ plates, vehicles: [] });
+
 describe('the plate detector first', () => {
   /** A plate detector that boxes `boxes` (photo pixels) in any photo, at 0.9. */
-  const detector = (boxes: Box[]): PlateDetector => ({ detect: async () => boxes.map((box) => ({ box, score: 0.9 })) });
+  const detector = (boxes: Box[]): PlateDetector => ({ detect: async () => platesOnly(boxes.map((box) => ({ box, score: 0.9 }))) });
   /** The sizes of the pictures the text detector was shown. */
   function seenSizes(ocr: PlateOcr): number[][] {
     const sizes: number[][] = [];
@@ -360,7 +363,7 @@ describe('the plate detector first', () => {
   it('fast mode reads nothing where the detector boxes nothing, shrunk or not', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
     const zooms: Array<number | undefined> = [];
-    const none: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), []) };
+    const none: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), platesOnly([])) };
     const res = await createPlatePipeline(ocr, { plateDetector: none }).read(blank(1280, 720), options({ mode: 'fast' }));
     expect(res.plates).toEqual([]);
     expect(detSides).toEqual([]);
@@ -371,7 +374,7 @@ describe('the plate detector first', () => {
     const zooms: Array<number | undefined> = [];
     const piece: Box = { xmin: 500, ymin: 250, xmax: 660, ymax: 400 };
     const whole: Box = { xmin: 40, ymin: 60, xmax: 1240, ymax: 660 };
-    const looking = (surest: number): PlateDetector => ({ detect: async (_image, opts) => (zooms.push(opts?.zoom), [{ box: opts?.zoom ? whole : piece, score: opts?.zoom ? 0.85 : surest }]) });
+    const looking = (surest: number): PlateDetector => ({ detect: async (_image, opts) => (zooms.push(opts?.zoom), platesOnly([{ box: opts?.zoom ? whole : piece, score: opts?.zoom ? 0.85 : surest }])) });
     const { ocr } = fakeOcr('ABC1234', 0.98);
     await createPlatePipeline(ocr, { plateDetector: looking(0.9) }).read(blank(1280, 720), options({ mode: 'fast' }));
     expect(zooms).toEqual([undefined]);
@@ -389,7 +392,7 @@ describe('the plate detector first', () => {
     const sizes = seenSizes(ocr);
     const whole: Box = { xmin: 40, ymin: 60, xmax: 1240, ymax: 660 };
     const zooms: Array<number | undefined> = [];
-    const closeUps: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), opts?.zoom ? [{ box: whole, score: 0.9 }] : []) };
+    const closeUps: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), platesOnly(opts?.zoom ? [{ box: whole, score: 0.9 }] : [])) };
     const res = await createPlatePipeline(ocr, { plateDetector: closeUps }).read(blank(1280, 720), options({ mode }));
     expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
     expect(zooms).toEqual([undefined, CLOSE_UP_ZOOM]);
@@ -404,7 +407,7 @@ describe('the plate detector first', () => {
   it('leaves a plate crop to the text passes: the detector knows plates in scenes', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
     let asked = 0;
-    const counting: PlateDetector = { detect: async () => (asked++, []) };
+    const counting: PlateDetector = { detect: async () => (asked++, platesOnly([])) };
     const res = await createPlatePipeline(ocr, { plateDetector: counting }).read(blank(320, 160), options({ mode: 'fast' }));
     expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
     expect(asked).toBe(0);
@@ -435,7 +438,7 @@ describe('the plate detector first', () => {
   it('redaction returns the boxes it could not read, unread, and only redaction does', async () => {
     const { ocr } = fakeOcr('', 0.9);
     const other: Box = { xmin: 100, ymin: 500, xmax: 220, ymax: 540 };
-    const found: PlateDetector = { detect: async () => [{ box: plateBox, score: 0.9 }, { box: other, score: 0.25 }, { box: { xmin: 900, ymin: 100, xmax: 1000, ymax: 130 }, score: 0.15 }] };
+    const found: PlateDetector = { detect: async () => platesOnly([{ box: plateBox, score: 0.9 }, { box: other, score: 0.25 }, { box: { xmin: 900, ymin: 100, xmax: 1000, ymax: 130 }, score: 0.15 }]) };
     const res = await createPlatePipeline(ocr, { plateDetector: found }).read(blank(1280, 720), options({ mode: 'redaction' }));
     // The box at 0.15 is under the caller's detection threshold (0.2).
     expect(res.plates.map((p) => [p.plate, p.score, p.dscore])).toEqual([['', 0, 0.9], ['', 0, 0.25]]);
@@ -446,7 +449,7 @@ describe('the plate detector first', () => {
   it('redaction returns a close-up\'s whole plate, which the detector boxes only in the photo shrunk', async () => {
     const { ocr } = fakeOcr('', 0.9);
     const whole: Box = { xmin: 40, ymin: 60, xmax: 1240, ymax: 660 };
-    const closeUps: PlateDetector = { detect: async (_image, opts) => (opts?.zoom ? [{ box: whole, score: 0.9 }] : [{ box: { xmin: 500, ymin: 250, xmax: 660, ymax: 400 }, score: 0.4 }]) };
+    const closeUps: PlateDetector = { detect: async (_image, opts) => platesOnly(opts?.zoom ? [{ box: whole, score: 0.9 }] : [{ box: { xmin: 500, ymin: 250, xmax: 660, ymax: 400 }, score: 0.4 }]) };
     const res = await createPlatePipeline(ocr, { plateDetector: closeUps }).read(blank(1280, 720), options({ mode: 'redaction' }));
     expect(res.plates.some((p) => contains(p.box, whole))).toBe(true);
   });
@@ -459,9 +462,30 @@ describe('the plate detector first', () => {
     expect(contains(res.plates[0]!.box, wide)).toBe(true);
   });
 
+  it('puts every plate on the vehicle the detector found in the same pass, without mmc; the COCO finder answers where asked', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const wide: Box = { xmin: 400, ymin: 300, xmax: 880, ymax: 420 };
+    const car = { type: 'Sedan' as const, score: 0.6, box: { xmin: 200, ymin: 100, xmax: 1100, ymax: 700 } };
+    const parked = { type: 'SUV' as const, score: 0.5, box: { xmin: 0, ymin: 0, xmax: 150, ymax: 200 } };
+    const withVehicles: PlateDetector = { detect: async (_image, opts) => ({ plates: opts?.zoom ? [] : [{ box: wide, score: 0.9 }], vehicles: [car, parked] }) };
+    const coco = { type: 'Pickup Truck' as const, score: 0.7, box: { xmin: 210, ymin: 110, xmax: 1090, ymax: 690 } };
+    let asked = 0;
+    const pipeline = createPlatePipeline(ocr, { plateDetector: withVehicles, vehicles: { detect: async () => (asked++, [coco]) } });
+    for (const mode of ['normal', 'fast', 'redaction'] as const) {
+      const res = await pipeline.read(blank(1280, 720), options({ mode }));
+      expect(res.plates[0]!.vehicle, mode).toMatchObject({ score: 0.6, box: car.box });
+      // A vehicle without a plate is kept apart (detection_mode=vehicle shows it).
+      expect(res.vehiclesWithoutPlate.map((v) => v.vehicle.box), mode).toEqual([parked.box]);
+    }
+    expect(asked).toBe(0);
+    const mmc = await pipeline.read(blank(1280, 720), options({ mmc: true }));
+    expect(mmc.plates[0]!.vehicle).toMatchObject({ score: 0.7, box: coco.box });
+    expect(asked).toBe(1);
+  });
+
   it('leaves out boxes under the caller\'s detection threshold', async () => {
     const { ocr, reads } = fakeOcr('ABC1234', 0.98);
-    const weak: PlateDetector = { detect: async () => [{ box: plateBox, score: 0.25 }] };
+    const weak: PlateDetector = { detect: async () => platesOnly([{ box: plateBox, score: 0.25 }]) };
     const res = await createPlatePipeline(ocr, { plateDetector: weak }).read(blank(1280, 720), options({ mode: 'fast', thresholdD: 0.3 }));
     expect(res.plates).toEqual([]);
     expect(reads).toEqual([]);

@@ -206,23 +206,25 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       // The plate detector runs once per photo; redaction takes its boxes down to threshold_d.
       const detectorOptions = mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {};
       const detecting = plateDetector && passes.some((p) => p.source === 'plates') ? plateDetector : undefined;
-      let detectedPlates = detecting ? await detecting.detect(image, detectorOptions) : [];
+      const detection = detecting ? await detecting.detect(image, detectorOptions) : undefined;
+      let detectedPlates = detection?.plates ?? [];
       // A close-up (a phone held to the plate) shows a plate too large for the detector, which
       // boxes nothing or pieces of it, unsurely: one look at the photo shrunk (CLOSE_UP_ZOOM)
       // tells it from a scene, and a close-up is read as the plate crop it is, at a crop's size.
       // Redaction reads it as it is instead, with the whole plate's box to return read or not.
       const surest = detectedPlates[0]?.score ?? 0;
       if (detecting && surest < CLOSE_UP_CHECK_BELOW) {
-        const shrunk = await detecting.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM });
+        const shrunk = (await detecting.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM })).plates;
         if (isCloseUp(image, shrunk, surest)) {
           if (!mode.unreadPlates) return readAsCrop(image, options);
           detectedPlates = shrunk;
         }
       }
-      // Vehicles only when something asks for them (strict detection, make/model/colour,
-      // PLATE_VEHICLES=always): the detector costs more than the plates (plate-vehicles.ts).
+      // The COCO vehicle detector where something asks for it (strict detection, make/model/
+      // colour, PLATE_VEHICLES=always): it costs more than the plates (plate-vehicles.ts).
+      // Otherwise the vehicles the plate detector found in the same pass, at no cost.
       const wanted = vehiclesAlways || options.strictDetection || options.mmc;
-      const vehicles = vehicleFinder && wanted ? vehicleFinder.detect(image) : undefined;
+      const vehicles = vehicleFinder && wanted ? vehicleFinder.detect(image) : detection && Promise.resolve(detection.vehicles);
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
       vehicles?.catch(() => undefined);
       // Every line the passes detected, in photo pixels: legends are looked for among them.

@@ -1,10 +1,12 @@
 import { parseChoice } from '../../domain/choice.js';
 
-/** When the plate pipeline looks for vehicles (PLATE_VEHICLES): `asked` (default) when a call
- * asks for something only a vehicle answers (mmc, strict detection); `always` on every call, so
- * every result has its vehicle's type, score and box as the hosted service answers (the vendor's
- * redaction script keeps and crops plates by that box: --ignore-no-bb, --crop-vehicle), at the
- * COCO vehicle detector's cost: about 2.5 times the CPU of a regular read (docs/benchmarks.md). */
+/** When the plate pipeline runs the COCO vehicle detector (PLATE_VEHICLES): `asked` (default)
+ * when a call asks for something only it answers (mmc, strict detection); `always` on every call,
+ * at its cost: about 2.5 times the CPU of a regular read (docs/benchmarks.md). Every other call
+ * takes the vehicles of the plate detector's vehicle head, found in the same pass as the plates
+ * at no measurable cost (detector-vehicles.ts), so every result has its vehicle's type, score and
+ * box as the hosted service answers (the vendor's redaction script keeps and crops plates by that
+ * box: --ignore-no-bb, --crop-vehicle). */
 export type PlateVehicles = 'asked' | 'always';
 export const PLATE_VEHICLES: readonly PlateVehicles[] = ['asked', 'always'];
 

@@ -97,6 +97,17 @@ export async function createOnnxSession(file: string, options: OnnxSessionOption
   return ort.InferenceSession.create(path, settings);
 }
 
+export interface OutputTensor {
+  data: Float32Array;
+  dims: readonly number[];
+}
+
+/** Runs a single-input model on an NCHW float32 tensor; every output, by name. */
+export async function runOutputs(session: OnnxSession, data: Float32Array, dims: readonly number[]): Promise<Record<string, OutputTensor>> {
+  const out = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', data, dims) });
+  return Object.fromEntries(session.outputNames.map((name) => [name, { data: out[name]!.data as Float32Array, dims: out[name]!.dims }]));
+}
+
 /** Runs a single-input, single-output model on an NCHW float32 tensor. */
 export async function runSingle(
   session: OnnxSession,

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { decodeVehicles, HEAD_VEHICLE_CLASSES, VEHICLE_MAP_COUNT } from './detector-vehicles.js';
+
+type Peak = { cls: (typeof HEAD_VEHICLE_CLASSES)[number]; x: number; y: number; heat: number; w: number; h: number; ox?: number; oy?: number };
+
+/** The head's maps (rows x cols cells of 16 input px): per-class heat, per-class pooled heat,
+ * log w, log h, offset x, offset y; the pooled maps as the exported graph computes them. */
+function vehicleMaps(rows: number, cols: number, peaks: Peak[]): Float32Array {
+  const plane = rows * cols;
+  const k = HEAD_VEHICLE_CLASSES.length;
+  const out = new Float32Array(VEHICLE_MAP_COUNT * plane);
+  for (const p of peaks) {
+    const i = p.y * cols + p.x;
+    out[HEAD_VEHICLE_CLASSES.indexOf(p.cls) * plane + i] = p.heat;
+    out[2 * k * plane + i] = Math.log(p.w);
+    out[(2 * k + 1) * plane + i] = Math.log(p.h);
+    out[(2 * k + 2) * plane + i] = p.ox ?? 0;
+    out[(2 * k + 3) * plane + i] = p.oy ?? 0;
+  }
+  for (let c = 0; c < k; c++) for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {
+    let m = 0;
+    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+      const yy = y + dy, xx = x + dx;
+      if (yy >= 0 && yy < rows && xx >= 0 && xx < cols) m = Math.max(m, out[c * plane + yy * cols + xx]!);
+    }
+    out[(k + c) * plane + y * cols + x] = m;
+  }
+  return out;
+}
+
+const photo = { width: 1280, height: 768 };
+
+describe('vehicles from the plate detector\'s vehicle head', () => {
+  it('turns each class peak above the floor into a typed box in photo pixels, surest first', () => {
+    const maps = vehicleMaps(24, 40, [
+      { cls: 'car', x: 10, y: 12, heat: 0.7, w: 160, h: 96, ox: 0.5, oy: 0.25 },
+      { cls: 'motorcycle', x: 30, y: 5, heat: 0.9, w: 40, h: 64 },
+      { cls: 'bus', x: 20, y: 20, heat: 0.2, w: 200, h: 150 }, // under the floor
+    ]);
+    // The photo was shrunk by half to the detector's input: boxes come back twice as large.
+    const found = decodeVehicles(maps, 24, 40, 0.5, 0.3, photo);
+    expect(found).toEqual([
+      { type: 'Motorcycle', score: 0.9, box: { xmin: 920, ymin: 96, xmax: 1000, ymax: 224 } },
+      { type: 'Sedan', score: 0.7, box: { xmin: 176, ymin: 296, xmax: 496, ymax: 488 } },
+    ]);
+  });
+
+  it('keeps one box for a vehicle two classes claim, the surer label, and clamps boxes to the photo', () => {
+    const maps = vehicleMaps(24, 40, [
+      { cls: 'car', x: 10, y: 10, heat: 0.5, w: 200, h: 120 },
+      { cls: 'truck', x: 10, y: 10, heat: 0.8, w: 210, h: 160 },
+      { cls: 'car', x: 1, y: 1, heat: 0.6, w: 120, h: 80 }, // hangs over the top-left corner
+    ]);
+    const found = decodeVehicles(maps, 24, 40, 1, 0.3, photo);
+    expect(found.map((v) => v.type)).toEqual(['Pickup Truck', 'Sedan']);
+    expect(found[1]!.box).toEqual({ xmin: 0, ymin: 0, xmax: 76, ymax: 56 });
+  });
+
+  it('finds nothing in empty maps', () => {
+    expect(decodeVehicles(vehicleMaps(24, 40, []), 24, 40, 1, 0.3, photo)).toEqual([]);
+  });
+});
