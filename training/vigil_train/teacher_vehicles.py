@@ -47,9 +47,11 @@ def main() -> None:
         r = by_path[(root / f).resolve()]
         labels[f] = {"size": [r["width"], r["height"]], "vehicles": r["vehicles"]}
     LABELS.mkdir(exist_ok=True)
-    (LABELS / "vehicles.teacher.json").write_text(json.dumps({
-        "teacher": "Vigil's COCO vehicle detector (MB3-CenterNet, @vladmandic/human) at score >= 0.2: xyxy, score, COCO class",
-        "frames": len(labels), "labels": labels}, indent=0) + "\n")
+    head = {"teacher": "Vigil's COCO vehicle detector (MB3-CenterNet, @vladmandic/human) at score >= 0.2: xyxy, score, COCO class",
+            "frames": len(labels)}
+    # One frame a line: diffs of a new teacher run stay readable.
+    rows = ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in labels.items())
+    (LABELS / "vehicles.teacher.json").write_text(json.dumps(head)[:-1] + ', "labels": {\n' + rows + "\n}}\n")
     print(f"{len(labels)} frames, {sum(len(v['vehicles']) for v in labels.values())} vehicles", flush=True)
 
 
