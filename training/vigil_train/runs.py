@@ -8,6 +8,7 @@ schedule is by step, so an interrupted run ends where an uninterrupted one would
 
 from __future__ import annotations
 
+import argparse
 import math
 import time
 from pathlib import Path
@@ -27,6 +28,20 @@ def learning_rate(step: int, total: int, peak: float, warmup: int) -> float:
         return peak * (0.05 + 0.95 * step / warmup)
     t = min(1.0, (step - warmup) / max(1, total - warmup))
     return peak * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * t)))
+
+
+def run_arguments(doc: str | None, *, run: str, minutes: float, steps: int, batch: int, lr: float, warmup: int, seed: int) -> argparse.ArgumentParser:
+    """The options every trainer takes, with its own defaults; a trainer adds its own after."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--run", default=run, help="checkpoint folder (git-ignored)")
+    ap.add_argument("--minutes", type=float, default=minutes, help="stop (with a checkpoint) after this long")
+    ap.add_argument("--steps", type=int, default=steps, help="length of the learning-rate schedule")
+    ap.add_argument("--batch", type=int, default=batch)
+    ap.add_argument("--lr", type=float, default=lr, help="peak learning rate")
+    ap.add_argument("--warmup", type=int, default=warmup)
+    ap.add_argument("--seed", type=int, default=seed)
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (the data worker takes another core)")
+    return ap
 
 
 def worker_seed(base: int) -> int:

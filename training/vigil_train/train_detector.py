@@ -8,7 +8,6 @@ whole (never the dev scenes, whose `held` half gives the quoted figures).
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from pathlib import Path
@@ -23,7 +22,7 @@ from torch.utils.data import DataLoader
 from .detector import IN_H, IN_W, STRIDE, DetectorExport, PlateDetector
 from .detector_data import DetectorStream, Frame, iou, load_frames, read_rgb
 from .model import parameter_count
-from .runs import Run
+from .runs import Run, run_arguments
 from .warm_start import load_onnx_weights
 
 
@@ -73,15 +72,7 @@ def evaluate(model: nn.Module, frames: list[Frame], threshold: float = 0.3) -> d
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--run", default="runs/detector")
-    ap.add_argument("--minutes", type=float, default=100)
-    ap.add_argument("--steps", type=int, default=6000)
-    ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--warmup", type=int, default=300)
-    ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--threads", type=int, default=1)
+    ap = run_arguments(__doc__, run="runs/detector", minutes=100, steps=6000, batch=16, lr=2e-3, warmup=300, seed=11)
     ap.add_argument("--init", type=Path, help="a fresh run starts from this exported model (../models/plate-detector.onnx)")
     args = ap.parse_args()
 

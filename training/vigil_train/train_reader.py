@@ -8,7 +8,6 @@ never a `held` file), and fixed synthetic plates.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from pathlib import Path
@@ -21,7 +20,7 @@ from torch.utils.data import DataLoader, IterableDataset
 from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, parameter_count
-from .runs import Run, worker_seed
+from .runs import Run, run_arguments, worker_seed
 from .synth import PlateSynth
 from .warm_start import load_onnx_weights
 # Share of each real source among real samples: US material is the scarcest and the most misread;
@@ -106,15 +105,7 @@ def accuracy(model: nn.Module, x: torch.Tensor, texts: list[str]) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--run", default="runs/reader", help="checkpoint folder (git-ignored)")
-    ap.add_argument("--minutes", type=float, default=100, help="stop (with a checkpoint) after this long")
-    ap.add_argument("--steps", type=int, default=5000, help="length of the learning-rate schedule")
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--lr", type=float, default=2e-3)
-    ap.add_argument("--warmup", type=int, default=400)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--threads", type=int, default=1, help="torch threads (the data worker takes another core)")
+    ap = run_arguments(__doc__, run="runs/reader", minutes=100, steps=5000, batch=64, lr=2e-3, warmup=400, seed=7)
     ap.add_argument("--synth-share", type=float, default=0.5, help="share of synthetic plates in each batch (the rest real crops)")
     ap.add_argument("--init", type=Path, help="a fresh run starts from this exported model (../models/plate-reader.onnx)")
     args = ap.parse_args()

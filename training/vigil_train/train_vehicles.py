@@ -1,6 +1,6 @@
 """Train the plate detector's vehicle head; resumable, time-boxed, fixed seeds (see runs.py).
 
-    /usr/bin/python3 -m vigil_train.train_vehicles --init ../models/plate-detector.onnx --run runs/vehicles --minutes 80
+    /usr/bin/python3 -m vigil_train.train_vehicles --init ../models/plate-detector.onnx --run runs/vehicles --minutes 85
 
 The plate detector is loaded from its exported model and frozen (evaluation mode, no gradients):
 only the head learns, so the plate maps of the exported model are exactly the shipped ones.
@@ -10,7 +10,6 @@ vehicles found (IoU >= 0.5, any class) and boxes that match no teacher box, on h
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 from pathlib import Path
@@ -23,7 +22,7 @@ from torch.utils.data import DataLoader
 from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector
 from .detector_data import iou
 from .model import parameter_count
-from .runs import Run
+from .runs import Run, run_arguments
 from .vehicle_data import VehicleFrame, VehicleStream, load_vehicle_frames, placed
 from .warm_start import load_onnx_weights
 
@@ -78,15 +77,7 @@ def evaluate(model: PlateVehicleDetector, frames: list[VehicleFrame], threshold:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--run", default="runs/vehicles")
-    ap.add_argument("--minutes", type=float, default=80)
-    ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--batch", type=int, default=12)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--warmup", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--threads", type=int, default=1)
+    ap = run_arguments(__doc__, run="runs/vehicles", minutes=85, steps=2200, batch=12, lr=3e-3, warmup=100, seed=13)
     ap.add_argument("--init", type=Path, default=Path("../models/plate-detector.onnx"), help="the plate detector the head sits on (exported)")
     args = ap.parse_args()
 
