@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-mmc [-- --data DIR] [--misses]
+ * npm run bench:plates-mmc [-- --data DIR] [--misses] [--vehicles coco|head]
  *
  * What `mmc=true` says of the vehicle under a plate, against bench/labels/plates-scenes-vehicles.json
  * (142 plates-scenes photos labeled by eye: which end faces the camera, and what the vehicle is).
@@ -16,11 +16,14 @@
  *   vehicle-types.ts maps it); and how the types spread;
  * - colour: the share whose first colour is one the label accepts (a silver car may be called
  *   white; a maroon one red or brown), and whose three colours hold one.
+ * `--vehicles head` takes the vehicles from the plate detector's vehicle head instead of the COCO
+ * detector (what calls without mmc get), to compare the two on the same labels.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { decodeImage } from '../src/vision/image/decode.js';
+import { decodeImage, type RawImage } from '../src/vision/image/decode.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
+import { createPlateDetector } from '../src/vision/plates/plate-detector-model.js';
 import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
 import { createPlatePipeline } from '../src/vision/plates/plate-pipeline.js';
 import { type FoundVehicle, vehicleHolding } from '../src/vision/plates/vehicle-assignment.js';
@@ -28,6 +31,7 @@ import type { Box, PlateReadOptions, VehicleType } from '../src/vision/plates/pl
 import { dominantColour } from '../src/vision/vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
 import { dataDirFromArgs, loadPlateScenes } from './lib/plates-dataset.js';
+import { flag } from './lib/stats.js';
 
 type Kind = 'car' | 'pickup' | 'van' | 'big truck' | 'bus';
 interface Label { file: string; orientation: 'Front' | 'Rear'; vehicle: Kind; color: string[]; set: string }
@@ -36,12 +40,16 @@ const dataDir = dataDirFromArgs();
 const labels = (JSON.parse(await readFile(path.join(import.meta.dirname, 'labels', 'plates-scenes-vehicles.json'), 'utf8')) as { items: Label[] }).items;
 const scenes = new Map((await loadPlateScenes(dataDir)).map((s) => [path.relative(path.join(dataDir, 'plates-scenes'), s.file), s]));
 
-const detector = await createVehicleDetector();
+const source = flag('vehicles', 'coco');
+if (source !== 'coco' && source !== 'head') throw new Error('--vehicles must be coco or head');
+const coco = source === 'coco' ? await createVehicleDetector() : undefined;
+const head = source === 'head' ? await createPlateDetector() : undefined;
+const findVehicles = async (img: RawImage): Promise<FoundVehicle[]> => (coco ? coco.detect(img, { minScore: 0.2 }) : (await head!.detect(img)).vehicles);
 let detections: FoundVehicle[] = [];
 const pipeline = createPlatePipeline(await createOcrEngine(), {
   // As the recognition worker wires it; the detections are kept for the type without the size check.
   vehicles: {
-    detect: async (img) => (detections = await detector.detect(img, { minScore: 0.2 })),
+    detect: async (img) => (detections = await findVehicles(img)),
     dominantColour,
   },
   reader: await createPlateTextModel(),
@@ -74,7 +82,7 @@ for (const label of labels) {
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '   -  ' : `${((100 * n) / d).toFixed(1).padStart(5)}%`);
-console.log(`plates mmc bench: ${labels.length} labeled photos, ${outcomes.length} with the labeled plate found (${unread} without)`);
+console.log(`plates mmc bench (vehicles: ${source === 'coco' ? 'COCO detector' : 'the plate detector\'s vehicle head'}): ${labels.length} labeled photos, ${outcomes.length} with the labeled plate found (${unread} without)`);
 console.log('orientation');
 for (const set of [...new Set(labels.map((l) => l.set)), 'all']) {
   const rows = outcomes.filter((o) => set === 'all' || o.label.set === set);

@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-vehicles [-- --data DIR] [--split held|fit|all] [--model FILE] [--base-model FILE] [--threads N]
+ * npm run bench:plates-vehicles [-- --data DIR] [--split held|fit|all] [--model FILE] [--base-model FILE] [--threads N] [--floors 0.2,0.3]
  *
  * The vehicles a plate gets, from the plate detector's vehicle head (`--model`, default the
  * shipped models/plate-detector.onnx) against the COCO vehicle detector it was distilled from
@@ -10,11 +10,13 @@
  * - ms: median per photo; the head's is the whole detector pass (plates too). `--base-model`
  *   (a detector without the head) is timed alternately on the same photos: the head's cost.
  * Only the `held` half by default (the head trained on the `fit` half's teacher boxes).
+ * `--floors`: the head's figures at each of these vehicle floors (default: VEHICLE_FLOOR), to
+ * choose the floor on the `fit` half.
  */
 import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { decodeImage } from '../src/vision/image/decode.js';
-import { createPlateDetector } from '../src/vision/plates/plate-detector-model.js';
+import { createPlateDetector, VEHICLE_FLOOR } from '../src/vision/plates/plate-detector-model.js';
 import type { FoundVehicle } from '../src/vision/plates/vehicle-assignment.js';
 import { vehicleHolding } from '../src/vision/plates/vehicle-assignment.js';
 import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
@@ -27,6 +29,7 @@ const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
 const threads = Number(flag('threads', '2'));
 const baseModel = fileFlag('base-model');
+const floors = (flag('floors') ?? String(VEHICLE_FLOOR)).split(',').map(Number);
 
 const head = await createPlateDetector({ file: fileFlag('model'), intraOpNumThreads: threads });
 const base = baseModel ? await createPlateDetector({ file: baseModel, intraOpNumThreads: threads }) : undefined;
@@ -53,27 +56,38 @@ for (const [name, samples] of Object.entries(sets)) {
   await base?.detect(photos[0]!);
   await coco.detect(photos[0]!, { minScore: 0.2 });
   const n = photos.length;
-  let headHeld = 0, cocoHeld = 0, both = 0, sameBox = 0, sameType = 0;
+  const lowest = Math.min(...floors);
+  const at = floors.map(() => ({ held: 0, both: 0, sameBox: 0, sameType: 0, unmatched: 0 }));
+  let cocoHeld = 0;
   const headMs: number[] = [], baseMs: number[] = [], cocoMs: number[] = [];
   for (const [i, photo] of photos.entries()) {
     const plate = samples[i]!.box!;
     // Alternate which detector runs first: the one after the COCO detector finds colder caches.
     if (base && i % 2 === 1) baseMs.push((await timed(() => base.detect(photo))).ms);
-    const byHead = await timed(() => head.detect(photo));
+    const byHead = await timed(() => head.detect(photo, { vehicleMinScore: lowest }));
     headMs.push(byHead.ms);
     if (base && i % 2 === 0) baseMs.push((await timed(() => base.detect(photo))).ms);
     const byCoco = await timed(() => coco.detect(photo, { minScore: 0.2 }));
     cocoMs.push(byCoco.ms);
-    const h = holder(byHead.value.vehicles, plate);
     const c = holder(byCoco.value, plate);
-    headHeld += h ? 1 : 0;
     cocoHeld += c ? 1 : 0;
-    if (h && c) {
-      both++;
-      sameBox += iou(h.box, c.box) >= 0.5 ? 1 : 0;
-      sameType += h.type === c.type ? 1 : 0;
-    }
+    floors.forEach((floor, k) => {
+      const vehicles = byHead.value.vehicles.filter((v) => v.score >= floor);
+      const h = holder(vehicles, plate);
+      const s = at[k]!;
+      s.held += h ? 1 : 0;
+      s.unmatched += vehicles.filter((v) => byCoco.value.every((o) => iou(v.box, o.box) < 0.3)).length;
+      if (h && c) {
+        s.both++;
+        s.sameBox += iou(h.box, c.box) >= 0.5 ? 1 : 0;
+        s.sameType += h.type === c.type ? 1 : 0;
+      }
+    });
   }
   const baseNote = base ? `, detector without the head ${median(baseMs).toFixed(1)} ms` : '';
-  console.log(`${name.padEnd(10)} n=${String(n).padStart(3)}  plate on a vehicle: head ${pct(headHeld, n)}, COCO ${pct(cocoHeld, n)}; where both: same box ${pct(sameBox, both)}, same type ${pct(sameType, both)} (${both})  median: head (whole detector) ${median(headMs).toFixed(1)} ms${baseNote}, COCO ${median(cocoMs).toFixed(1)} ms`);
+  console.log(`${name.padEnd(10)} n=${String(n).padStart(3)}  plate on a vehicle: COCO ${pct(cocoHeld, n)}  median: head (whole detector) ${median(headMs).toFixed(1)} ms${baseNote}, COCO ${median(cocoMs).toFixed(1)} ms`);
+  floors.forEach((floor, k) => {
+    const s = at[k]!;
+    console.log(`  head at ${floor.toFixed(2)}: plate on a vehicle ${pct(s.held, n)}; where both hold it: same box ${pct(s.sameBox, s.both)}, same type ${pct(s.sameType, s.both)} (${s.both}); boxes COCO has none near ${(s.unmatched / n).toFixed(2)}/photo`);
+  });
 }

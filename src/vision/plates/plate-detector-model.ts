@@ -2,7 +2,7 @@ import type { RawImage } from '../image/decode.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { writePlanarRgb } from '../image/planar.js';
 import { resizeBilinear } from '../image/warp.js';
-import { createOnnxSession, type OnnxSessionOptions, runOutputs, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
+import { createOnnxSession, type OnnxSessionOptions, type OutputTensor, runOutputs, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
 import { decodeVehicles, VEHICLE_MAP_COUNT } from './detector-vehicles.js';
 import type { Box } from './plate.types.js';
 import type { FoundVehicle } from './vehicle-assignment.js';
@@ -29,8 +29,10 @@ export interface PlateDetection {
 }
 
 export interface PlateDetector {
-  /** `zoom` (default 1): the share of the detector's input the photo fills; see CLOSE_UP_ZOOM. */
-  detect(image: RawImage, options?: { minScore?: number; zoom?: number }): Promise<PlateDetection>;
+  /** `zoom` (default 1): the share of the detector's input the photo fills; see CLOSE_UP_ZOOM.
+   * `minScore` and `vehicleMinScore`: floors of a plate's and a vehicle's peak (DETECTOR_FLOOR,
+   * VEHICLE_FLOOR). */
+  detect(image: RawImage, options?: { minScore?: number; vehicleMinScore?: number; zoom?: number }): Promise<PlateDetection>;
 }
 
 export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
@@ -97,14 +99,14 @@ export async function createPlateDetector(options: PlateDetectorOptions = {}): P
         xmin: Math.max(0, b.xmin), ymin: Math.max(0, b.ymin), xmax: Math.min(image.width, b.xmax), ymax: Math.min(image.height, b.ymax),
       });
       const plates = decodePlates(data, rows, cols, scale, opts.minScore ?? DETECTOR_FLOOR).map((p) => ({ ...p, box: clip(p.box) }));
-      return { plates, vehicles: vehiclesOf(outputs['vehicles'], scale, image) };
+      return { plates, vehicles: vehiclesOf(outputs['vehicles'], scale, image, opts.vehicleMinScore ?? VEHICLE_FLOOR) };
     },
   };
 }
 
-function vehiclesOf(output: { data: Float32Array; dims: readonly number[] } | undefined, scale: number, image: RawImage): FoundVehicle[] {
+function vehiclesOf(output: OutputTensor | undefined, scale: number, image: RawImage, minScore: number): FoundVehicle[] {
   if (!output) return [];
   const [, maps, rows, cols] = output.dims as [number, number, number, number];
   if (maps !== VEHICLE_MAP_COUNT) throw new Error(`plate detector model gives ${maps} vehicle maps, expected ${VEHICLE_MAP_COUNT}`);
-  return decodeVehicles(output.data, rows, cols, scale, VEHICLE_FLOOR, image);
+  return decodeVehicles(output.data, rows, cols, scale, minScore, image);
 }
