@@ -68,7 +68,7 @@ try {
     });
     await db.transaction().execute(async (trx) => {
       const ids = await trx.insertInto('plate_reads').values(rows).returning('id').execute();
-      const keys = rows.flatMap((r, i) => plateKeys(r.plate).map((key) => ({ read_id: ids[i]!.id, account_id: account.id, key, read_at: r.read_at })));
+      const keys = rows.flatMap((r, i) => plateKeys(r.plate).map((key) => ({ read_id: ids[i]!.id, account_id: account.id, key, read_at: r.read_at, camera_id: r.camera_id })));
       for (let k = 0; k < keys.length; k += 2000) await trx.insertInto('plate_read_keys').values(keys.slice(k, k + 2000)).execute();
     });
   }

@@ -263,6 +263,8 @@ export interface PlateReadKeysTable {
   account_id: number;
   key: string;
   read_at: Millis;
+  /** The read's camera (migration 010), so a search at one camera walks that camera's keys only. */
+  camera_id: string | null;
 }
 
 export interface WatchlistsTable {

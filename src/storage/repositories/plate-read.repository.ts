@@ -48,7 +48,7 @@ export class PlateReadRepository {
       const { id } = await this.db.insertInto('plate_reads').values(read).returning('id').executeTakeFirstOrThrow();
       ids.push(id);
       if (keys.length > 0) {
-        await this.db.insertInto('plate_read_keys').values(keys.map((key) => ({ read_id: id, account_id: read.account_id, key, read_at: read.read_at }))).execute();
+        await this.db.insertInto('plate_read_keys').values(keys.map((key) => ({ read_id: id, account_id: read.account_id, key, read_at: read.read_at, camera_id: read.camera_id }))).execute();
       }
     }
     return ids;
@@ -74,7 +74,9 @@ export class PlateReadRepository {
       : this.db.selectFrom('plate_read_keys as k').innerJoin('plate_reads', 'plate_reads.id', 'k.read_id').leftJoin('images', 'images.id', 'plate_reads.image_id')
         .selectAll('plate_reads').select('images.public_id as image_public_id').where('k.account_id', '=', accountId).where('k.key', '=', key);
     if (f.plate !== undefined) q = q.where('plate_reads.plate', '=', f.plate);
-    if (f.cameraId !== undefined) q = q.where('plate_reads.camera_id', '=', f.cameraId);
+    // With a key, on the key's own camera column: the index walk stays on that camera's reads.
+    const camera = key === undefined ? sql.ref<string>('plate_reads.camera_id') : sql.ref<string>('k.camera_id');
+    if (f.cameraId !== undefined) q = q.where(camera, '=', f.cameraId);
     if (f.region !== undefined) q = q.where('plate_reads.region', '=', f.region);
     if (f.from !== undefined) q = q.where(at, '>=', f.from);
     if (f.until !== undefined) q = q.where(at, '<', f.until);

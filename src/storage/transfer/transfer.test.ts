@@ -8,7 +8,9 @@ import { runCli } from '../../cli.js';
 import { sceneJpeg } from '../../../test/fixtures/images.js';
 import { multipartBody } from '../../../test/helpers/multipart.js';
 import { buildTestApp } from '../../../test/helpers/test-app.js';
+import { plateKeys } from '../../domain/plates/plate-keys.js';
 import { migrations } from '../db/migrations/index.js';
+import { PlateReadRepository } from '../repositories/plate-read.repository.js';
 import { TABLES } from './tables.js';
 
 const PG = process.env.VIGIL_TEST_PG ?? 'postgres://postgres@127.0.0.1:5432';
@@ -43,6 +45,32 @@ describe('export and import', () => {
       expect(Object.keys(migrations).length).toBeGreaterThan(0);
     } finally {
       await t.close();
+    }
+  });
+
+  it('imports an export made before plate search keys carried their camera', async () => {
+    const source = await tmp('vigil-export-keys-');
+    const t = await buildTestApp({}, { dataDir: source, workers: false });
+    const { account } = await t.container.accounts.create('keys@example.com', ['plate-reader']);
+    await new PlateReadRepository(t.container.db).insert([{ account_id: account.id, camera_id: 'gate', read_at: 1000, plate: 'abc1234', score: 0.9, dscore: 0.9, region: 'us',
+      candidates: '[]', box: '{}', vehicle: null, image_id: null, visit_id: null, created_at: 1000, keys: plateKeys('abc1234') }]);
+    await t.close();
+    const out = await tmp('vigil-export-keys-out-');
+    const io = (env: NodeJS.ProcessEnv) => ({ env: { LOG_LEVEL: 'silent', ...env }, out: () => {}, err: () => {} });
+    expect(await runCli(['export', '--out', out, '--json'], io({ DATA_DIR: source }))).toBe(0);
+    // As an export from before migration 010 wrote the keys: no camera column.
+    const keysFile = path.join(out, 'tables', 'plate_read_keys.ndjson');
+    const rows = (await fs.readFile(keysFile, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(rows.length).toBeGreaterThan(0);
+    await fs.writeFile(keysFile, rows.map(({ camera_id: _camera, ...r }) => JSON.stringify(r)).join('\n') + '\n');
+    const target = await tmp('vigil-import-keys-');
+    expect(await runCli(['import', '--from', out, '--json'], io({ DATA_DIR: target }))).toBe(0);
+    const moved = await buildTestApp({}, { dataDir: target, workers: false });
+    try {
+      const found = await new PlateReadRepository(moved.container.db).list(account.id, { keys: plateKeys('abc1284'), cameraId: 'gate', limit: 10 });
+      expect(found.map((r) => r.plate)).toEqual(['abc1234']);
+    } finally {
+      await moved.close();
     }
   });
 

@@ -94,6 +94,8 @@ export async function importInstallation(db: Db, blobs: BlobStore, dir: string):
         await sql`select setval(pg_get_serial_sequence(${name}, 'id'), (select max(id) from ${sql.table(name)}))`.execute(trx);
       }
     }
+    // An export from before migration 010 has search keys without their read's camera.
+    await sql`update plate_read_keys set camera_id = (select camera_id from plate_reads where plate_reads.id = plate_read_keys.read_id) where camera_id is null`.execute(trx);
   });
   const images = await db.selectFrom('images').select('blob_key').execute();
   for (const { blob_key } of images) {

@@ -7,6 +7,7 @@ import * as dashboard from './006-dashboard.js';
 import * as webhookFormat from './007-webhook-format.js';
 import * as loginLinks from './008-login-links.js';
 import * as plateReads from './009-plate-reads.js';
+import * as plateKeyCameras from './010-plate-key-cameras.js';
 
 /** Versioned migrations, applied in key order. Append; never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '007-webhook-format': webhookFormat,
   '008-login-links': loginLinks,
   '009-plate-reads': plateReads,
+  '010-plate-key-cameras': plateKeyCameras,
 };
