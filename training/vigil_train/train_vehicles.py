@@ -79,6 +79,7 @@ def evaluate(model: PlateVehicleDetector, frames: list[VehicleFrame], threshold:
 def main() -> None:
     ap = run_arguments(__doc__, run="runs/vehicles", minutes=85, steps=2200, batch=12, lr=3e-3, warmup=100, seed=13)
     ap.add_argument("--init", type=Path, default=Path("../models/plate-detector.onnx"), help="the plate detector the head sits on (exported)")
+    ap.add_argument("--init-head", type=Path, help="a fresh run starts its head from this checkpoint (a run's last.pt)")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -94,6 +95,10 @@ def main() -> None:
     stream = DataLoader(VehicleStream(fit, args.seed * 100003), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
     load_onnx_weights(model.plate, args.init, next(iter(stream))[0], DetectorExport)
     model.freeze_plate()
+    if args.init_head:
+        head = {k[len("vehicle."):]: v for k, v in torch.load(args.init_head)["model"].items() if k.startswith("vehicle.")}
+        model.vehicle.load_state_dict(head)
+        print(f"head from {args.init_head}", flush=True)
     opt = torch.optim.AdamW(model.vehicle.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     if run.step:

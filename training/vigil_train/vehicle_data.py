@@ -29,6 +29,9 @@ from .runs import worker_seed
 from .splits import content_side
 from .synth import PlateSynth
 
+# The dev scenes' car photos (what users send) are drawn this many times as often as a dashcam
+# or camera frame, as for the plate detector.
+DEV_SCENE_WEIGHT = 3.0
 # A teacher box at this score or more is a vehicle; under it (down to the teacher's floor, 0.2)
 # it is unsure: neither taught as a vehicle nor as background.
 SURE = 0.3
@@ -90,7 +93,9 @@ def vehicle_targets(sure: np.ndarray, unsure: np.ndarray) -> dict[str, np.ndarra
         ix, iy = int(cx), int(cy)
         if not (0 <= ix < gw and 0 <= iy < gh):
             continue
-        sx, sy = max(0.6, bw / VEHICLE_STRIDE / 6), max(0.6, bh / VEHICLE_STRIDE / 6)
+        # CenterNet's spread (about a twentieth of the box): a vehicle spans tens of cells, and a
+        # peak as wide as a sixth of it (the plates' rule) left the centre unsure and its peak low.
+        sx, sy = max(0.6, bw / VEHICLE_STRIDE / 20), max(0.6, bh / VEHICLE_STRIDE / 20)
         c = int(c)
         heat[c] = np.maximum(heat[c], np.exp(-((xx - cx) ** 2 / (2 * sx * sx) + (yy - cy) ** 2 / (2 * sy * sy))))
         heat[c, iy, ix] = 1.0
@@ -134,8 +139,9 @@ class VehicleStream(IterableDataset):
         seed = worker_seed(self.seed)
         rng = random.Random(seed)
         synth = PlateSynth(seed)
+        weights = [DEV_SCENE_WEIGHT if "plates-scenes/" in str(f.path) else 1.0 for f in self.frames]
         while True:
-            frame = rng.choice(self.frames)
+            frame = rng.choices(self.frames, weights)[0]
             img, sure, unsure, _ = placed(frame, rng)
             img = synth.degrade(img)
             t = vehicle_targets(sure, unsure)
