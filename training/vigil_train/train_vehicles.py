@@ -42,17 +42,19 @@ def weighted_focal_loss(logits: torch.Tensor, heat: torch.Tensor, weight: torch.
 
 
 def decode_vehicles(heat: np.ndarray, wh: np.ndarray, off: np.ndarray, threshold: float) -> list[tuple[float, ...]]:
-    """Per-class peaks (3x3 maxima) above `threshold` -> (x0, y0, x1, y1, score, class) in input
-    pixels, surest first, one box per vehicle across classes."""
+    """As the server decodes them (src/vision/plates/detector-vehicles.ts): a cell's score is the
+    sum of its class heats (the head spreads a vehicle the teacher named car or truck over both),
+    peaks of that sum (3x3 maxima) above `threshold` -> (x0, y0, x1, y1, score, strongest class)
+    in input pixels, surest first, boxes that overlap much merged into the surer."""
     import cv2
+    score = heat.sum(axis=0)
+    pooled = cv2.dilate(score, np.ones((3, 3), np.float32))
     found = []
-    for c in range(heat.shape[0]):
-        pooled = cv2.dilate(heat[c], np.ones((3, 3), np.float32))
-        ys, xs = np.where((heat[c] >= pooled) & (heat[c] >= threshold))
-        for y, x in zip(ys, xs):
-            cx, cy = (x + off[0, y, x]) * VEHICLE_STRIDE, (y + off[1, y, x]) * VEHICLE_STRIDE
-            w, h = np.exp(wh[0, y, x]), np.exp(wh[1, y, x])
-            found.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, float(heat[c, y, x]), c))
+    ys, xs = np.where((score >= pooled) & (score >= threshold))
+    for y, x in zip(ys, xs):
+        cx, cy = (x + off[0, y, x]) * VEHICLE_STRIDE, (y + off[1, y, x]) * VEHICLE_STRIDE
+        w, h = np.exp(wh[0, y, x]), np.exp(wh[1, y, x])
+        found.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, min(1.0, float(score[y, x])), int(heat[:, y, x].argmax())))
     kept: list[tuple[float, ...]] = []
     for b in sorted(found, key=lambda b: -b[4]):
         if all(iou(b[:4], k[:4]) <= SAME_VEHICLE_IOU for k in kept):

@@ -45,15 +45,26 @@ describe('vehicles from the plate detector\'s vehicle head', () => {
     ]);
   });
 
-  it('keeps one box for a vehicle two classes claim, the surer label, and clamps boxes to the photo', () => {
+  it('scores a vehicle the classes share by their sum, named after the strongest, and clamps boxes to the photo', () => {
     const maps = vehicleMaps(24, 40, [
-      { cls: 'car', x: 10, y: 10, heat: 0.5, w: 200, h: 120 },
-      { cls: 'truck', x: 10, y: 10, heat: 0.8, w: 210, h: 160 },
+      // The head is torn between car and truck: neither alone passes 0.3, together they do.
+      { cls: 'car', x: 10, y: 10, heat: 0.2, w: 200, h: 120 },
+      { cls: 'truck', x: 10, y: 10, heat: 0.25, w: 200, h: 120 },
       { cls: 'car', x: 1, y: 1, heat: 0.6, w: 120, h: 80 }, // hangs over the top-left corner
     ]);
     const found = decodeVehicles(maps, 24, 40, 1, 0.3, photo);
-    expect(found.map((v) => v.type)).toEqual(['Pickup Truck', 'Sedan']);
-    expect(found[1]!.box).toEqual({ xmin: 0, ymin: 0, xmax: 76, ymax: 56 });
+    expect(found.map((v) => [v.type, v.score])).toEqual([['Sedan', 0.6], ['Pickup Truck', 0.45]]);
+    expect(found[0]!.box).toEqual({ xmin: 0, ymin: 0, xmax: 76, ymax: 56 });
+  });
+
+  it('keeps the surer of two boxes that overlap much, and only 3x3 peaks of the summed score', () => {
+    const maps = vehicleMaps(24, 40, [
+      { cls: 'car', x: 10, y: 10, heat: 0.7, w: 320, h: 200 },
+      { cls: 'car', x: 12, y: 10, heat: 0.5, w: 320, h: 200 }, // a second peak on the same car
+      { cls: 'bus', x: 11, y: 11, heat: 0.4, w: 300, h: 200 }, // beside the first: not a peak
+    ]);
+    const found = decodeVehicles(maps, 24, 40, 1, 0.3, photo);
+    expect(found.map((v) => v.score)).toEqual([0.7]);
   });
 
   it('finds nothing in empty maps', () => {
