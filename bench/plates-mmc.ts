@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-mmc [-- --data DIR] [--misses] [--vehicles coco|head]
+ * npm run bench:plates-mmc [-- --data DIR] [--misses] [--vehicles coco|head] [--model FILE]
  *
  * What `mmc=true` says of the vehicle under a plate, against bench/labels/plates-scenes-vehicles.json
  * (142 plates-scenes photos labeled by eye: which end faces the camera, and what the vehicle is).
@@ -31,7 +31,7 @@ import type { Box, PlateReadOptions, VehicleType } from '../src/vision/plates/pl
 import { dominantColour } from '../src/vision/vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
 import { dataDirFromArgs, loadPlateScenes } from './lib/plates-dataset.js';
-import { flag } from './lib/stats.js';
+import { fileFlag, flag } from './lib/stats.js';
 
 type Kind = 'car' | 'pickup' | 'van' | 'big truck' | 'bus';
 interface Label { file: string; orientation: 'Front' | 'Rear'; vehicle: Kind; color: string[]; set: string }
@@ -43,7 +43,7 @@ const scenes = new Map((await loadPlateScenes(dataDir)).map((s) => [path.relativ
 const source = flag('vehicles', 'coco');
 if (source !== 'coco' && source !== 'head') throw new Error('--vehicles must be coco or head');
 const coco = source === 'coco' ? await createVehicleDetector() : undefined;
-const head = source === 'head' ? await createPlateDetector() : undefined;
+const head = source === 'head' ? await createPlateDetector({ file: fileFlag('model') }) : undefined;
 const findVehicles = async (img: RawImage): Promise<FoundVehicle[]> => (coco ? coco.detect(img, { minScore: 0.2 }) : (await head!.detect(img)).vehicles);
 let detections: FoundVehicle[] = [];
 const pipeline = createPlatePipeline(await createOcrEngine(), {
