@@ -15,25 +15,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 from torch.utils.data import DataLoader
 
+from .centernet import box_loss, focal_loss, validation_score
 from .detector import IN_H, IN_W, STRIDE, DetectorExport, PlateDetector
 from .detector_data import DetectorStream, Frame, iou, load_frames, read_rgb
 from .model import parameter_count
 from .runs import Run, run_arguments
 from .warm_start import load_onnx_weights
-
-
-def focal_loss(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
-    """CenterNet's penalty-reduced focal loss, per positive."""
-    p = logits.sigmoid().clamp(1e-4, 1 - 1e-4)
-    pos = heat.eq(1).float()
-    neg = 1 - pos
-    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
-    neg_loss = torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg
-    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
 
 
 def letterbox(img: np.ndarray) -> tuple[np.ndarray, float]:
@@ -99,14 +89,10 @@ def main() -> None:
     def loss_of(batch) -> torch.Tensor:
         images, heat, wh, off, mask = batch
         p_heat, p_wh, p_off = model(images)
-        n = mask.sum().clamp(min=1)
-        m = mask[:, None]
-        return focal_loss(p_heat, heat) + 0.1 * (F.l1_loss(p_wh * m, wh * m, reduction="sum") / n) + F.l1_loss(p_off * m, off * m, reduction="sum") / n
+        return focal_loss(p_heat, heat) + box_loss(p_wh, p_off, wh, off, mask)
 
     def validate() -> tuple[float, dict]:
-        m = evaluate(model, val)
-        # Recall first; a wrong box per frame costs as much as a tenth of the plates.
-        return m["recall"] - 0.1 * m["wrong_per_frame"], {k: round(v, 3) for k, v in m.items()}
+        return validation_score(evaluate(model, val))
 
     run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=10.0)
 

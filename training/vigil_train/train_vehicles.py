@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch.utils.data import DataLoader
 
+from .centernet import box_loss, focal_loss, validation_score
 from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector
 from .detector_data import iou
 from .model import parameter_count
@@ -29,16 +29,6 @@ from .warm_start import load_onnx_weights
 # Boxes of different classes on one vehicle (car and truck): the surer one stands, as the
 # server keeps it (SAME_VEHICLE_IOU in plate-detector-model.ts).
 SAME_VEHICLE_IOU = 0.6
-
-
-def weighted_focal_loss(logits: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
-    """train_detector.focal_loss with the negatives under unsure teacher boxes left out (weight 0)."""
-    p = logits.sigmoid().clamp(1e-4, 1 - 1e-4)
-    pos = heat.eq(1).float()
-    neg = (1 - pos) * weight
-    pos_loss = torch.log(p) * (1 - p) ** 2 * pos
-    neg_loss = torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg
-    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
 
 
 def decode_vehicles(heat: np.ndarray, wh: np.ndarray, off: np.ndarray, threshold: float) -> list[tuple[float, ...]]:
@@ -113,14 +103,10 @@ def main() -> None:
         with torch.no_grad():
             _, _, _, f16, f32 = model.plate.with_features(images)
         p_heat, p_wh, p_off = model.vehicle(f16, f32)
-        n = mask.sum().clamp(min=1)
-        m = mask[:, None]
-        return (weighted_focal_loss(p_heat, heat, weight[:, None]) + 0.1 * (F.l1_loss(p_wh * m, wh * m, reduction="sum") / n)
-                + F.l1_loss(p_off * m, off * m, reduction="sum") / n)
+        return focal_loss(p_heat, heat, weight[:, None]) + box_loss(p_wh, p_off, wh, off, mask)
 
     def validate() -> tuple[float, dict]:
-        m = evaluate(model, val)
-        return m["recall"] - 0.1 * m["wrong_per_frame"], {k: round(v, 3) for k, v in m.items()}
+        return validation_score(evaluate(model, val))
 
     run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=10.0)
 
