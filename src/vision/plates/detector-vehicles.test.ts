@@ -3,8 +3,8 @@ import { decodeVehicles, HEAD_VEHICLE_CLASSES, VEHICLE_MAP_COUNT } from './detec
 
 type Peak = { cls: (typeof HEAD_VEHICLE_CLASSES)[number]; x: number; y: number; heat: number; w: number; h: number; ox?: number; oy?: number };
 
-/** The head's maps (rows x cols cells of 16 input px): per-class heat, per-class pooled heat,
- * log w, log h, offset x, offset y; the pooled maps as the exported graph computes them. */
+/** The head's maps (rows x cols cells of 16 input px): per-class heat, per-class pooled heat
+ * (left zero: the decoder finds peaks of the summed classes itself), log w, log h, offset x, y. */
 function vehicleMaps(rows: number, cols: number, peaks: Peak[]): Float32Array {
   const plane = rows * cols;
   const k = HEAD_VEHICLE_CLASSES.length;
@@ -16,14 +16,6 @@ function vehicleMaps(rows: number, cols: number, peaks: Peak[]): Float32Array {
     out[(2 * k + 1) * plane + i] = Math.log(p.h);
     out[(2 * k + 2) * plane + i] = p.ox ?? 0;
     out[(2 * k + 3) * plane + i] = p.oy ?? 0;
-  }
-  for (let c = 0; c < k; c++) for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) {
-    let m = 0;
-    for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-      const yy = y + dy, xx = x + dx;
-      if (yy >= 0 && yy < rows && xx >= 0 && xx < cols) m = Math.max(m, out[c * plane + yy * cols + xx]!);
-    }
-    out[(k + c) * plane + y * cols + x] = m;
   }
   return out;
 }

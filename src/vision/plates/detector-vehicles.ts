@@ -8,7 +8,8 @@ import type { FoundVehicle } from './vehicle-assignment.js';
 export const HEAD_VEHICLE_CLASSES = ['car', 'truck', 'bus', 'motorcycle'] as const;
 /** Cells of the vehicle maps are 16 input pixels. */
 const VEHICLE_STRIDE = 16;
-/** Maps per class (heat, its 3x3 maximum) and the shared four (log w, log h, offset x, y). */
+/** Maps per class (heat, its 3x3 maximum) and the shared four (log w, log h, offset x, y). The
+ * exported per-class maxima go unread: peaks are picked on the summed classes (decodeVehicles). */
 export const VEHICLE_MAP_COUNT = 2 * HEAD_VEHICLE_CLASSES.length + 4;
 /** One vehicle labeled twice (car and truck on the same box): the surer label stands, as the
  * COCO detector's boxes are deduplicated (vehicle-detector.ts). */

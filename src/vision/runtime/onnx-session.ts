@@ -109,15 +109,6 @@ export async function runOutputs(session: OnnxSession, data: Float32Array, dims:
 }
 
 /** Runs a single-input, single-output model on an NCHW float32 tensor. */
-export async function runSingle(
-  session: OnnxSession,
-  data: Float32Array,
-  dims: readonly number[],
-): Promise<{ data: Float32Array; dims: readonly number[] }> {
-  const input = new ort.Tensor('float32', data, dims);
-  const inputName = session.inputNames[0]!;
-  const outputName = session.outputNames[0]!;
-  const out = await session.run({ [inputName]: input });
-  const tensor = out[outputName]!;
-  return { data: tensor.data as Float32Array, dims: tensor.dims };
+export async function runSingle(session: OnnxSession, data: Float32Array, dims: readonly number[]): Promise<OutputTensor> {
+  return (await runOutputs(session, data, dims))[session.outputNames[0]!]!;
 }
