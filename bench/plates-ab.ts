@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--vehicles asked|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--vehicles asked|head|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
@@ -11,8 +11,9 @@
  * read by both, in alternating order, so a machine whose load drifts weighs on both alike (ms on
  * this machine drift by up to 2x between days: a figure is only worth its baseline of the same
  * run). Per set and mode: the O/0-I/1 rate of A and B, median ms and CPU ms per photo, B/A of
- * the medians and the median of B/A per photo, and how many photos read differently (a plate, a
- * score or a candidate; `--diffs` lists them). Copies as in bench:plates (`--long-side`,
+ * the medians and the median of B/A per photo, how many photos read differently (a plate, a
+ * score or a candidate; `--diffs` lists them) and, with --vehicles, the share of the labeled
+ * plates read that came back on a vehicle. Copies as in bench:plates (`--long-side`,
  * `--jpeg-quality`, `--grey`).
  */
 import os from 'node:os';
@@ -98,7 +99,13 @@ for (const name of wanted) {
       const hits = results.filter((r, i) => r.plates.some((p) => looseKey(p.plate) === looseKey(samples[i]!.plate))).length;
       return `${((hits / photos.length) * 100).toFixed(1)}%`;
     };
-    console.log(`${`${name} ${mode}`.padEnd(20)} n=${String(photos.length).padStart(3)}  O0/I1 A ${rate(runs.results.a)} B ${rate(runs.results.b)}  ${timingColumns(runs)}`);
+    // Of the labeled plates read, the share that came back on a vehicle (a box, score above 0).
+    const onVehicle = (results: PlateReadResult[]) => {
+      const read = results.flatMap((r, i) => r.plates.filter((p) => looseKey(p.plate) === looseKey(samples[i]!.plate)).slice(0, 1));
+      return `${((read.filter((p) => (p.vehicle?.score ?? 0) > 0).length / Math.max(1, read.length)) * 100).toFixed(1)}%`;
+    };
+    const vehicleColumns = vehicles ? `  on a vehicle A ${onVehicle(runs.results.a)} B ${onVehicle(runs.results.b)}` : '';
+    console.log(`${`${name} ${mode}`.padEnd(20)} n=${String(photos.length).padStart(3)}  O0/I1 A ${rate(runs.results.a)} B ${rate(runs.results.b)}  ${timingColumns(runs)}${vehicleColumns}`);
     if (listDiffs) for (const i of runs.differ) console.log(`  ${samples[i]!.plate}: A ${listed(runs.results.a[i]!)} | B ${listed(runs.results.b[i]!)}`);
   }
 }

@@ -57,7 +57,7 @@ for (const [name, samples] of Object.entries(sets)) {
   await coco.detect(photos[0]!, { minScore: 0.2 });
   const n = photos.length;
   const lowest = Math.min(...floors);
-  const at = floors.map(() => ({ held: 0, both: 0, sameBox: 0, sameType: 0, unmatched: 0 }));
+  const at = floors.map(() => ({ held: 0, withFallback: 0, fallbacks: 0, both: 0, sameBox: 0, sameType: 0, unmatched: 0 }));
   let cocoHeld = 0;
   const headMs: number[] = [], baseMs: number[] = [], cocoMs: number[] = [];
   for (const [i, photo] of photos.entries()) {
@@ -76,6 +76,9 @@ for (const [name, samples] of Object.entries(sets)) {
       const h = holder(vehicles, plate);
       const s = at[k]!;
       s.held += h ? 1 : 0;
+      // The pipeline asks the COCO detector where the head leaves a plate on no vehicle.
+      s.fallbacks += h ? 0 : 1;
+      s.withFallback += h || c ? 1 : 0;
       s.unmatched += vehicles.filter((v) => byCoco.value.every((o) => iou(v.box, o.box) < 0.3)).length;
       if (h && c) {
         s.both++;
@@ -88,6 +91,6 @@ for (const [name, samples] of Object.entries(sets)) {
   console.log(`${name.padEnd(10)} n=${String(n).padStart(3)}  plate on a vehicle: COCO ${pct(cocoHeld, n)}  median: head (whole detector) ${median(headMs).toFixed(1)} ms${baseNote}, COCO ${median(cocoMs).toFixed(1)} ms`);
   floors.forEach((floor, k) => {
     const s = at[k]!;
-    console.log(`  head at ${floor.toFixed(2)}: plate on a vehicle ${pct(s.held, n)}; where both hold it: same box ${pct(s.sameBox, s.both)}, same type ${pct(s.sameType, s.both)} (${s.both}); boxes COCO has none near ${(s.unmatched / n).toFixed(2)}/photo`);
+    console.log(`  head at ${floor.toFixed(2)}: plate on a vehicle ${pct(s.held, n)}, with the COCO detector where it holds none ${pct(s.withFallback, n)} (asked on ${pct(s.fallbacks, n)} of photos); where both hold it: same box ${pct(s.sameBox, s.both)}, same type ${pct(s.sameType, s.both)} (${s.both}); boxes COCO has none near ${(s.unmatched / n).toFixed(2)}/photo`);
   });
 }

@@ -21,6 +21,6 @@ export async function configuredPlatePipeline(
   const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads, memoryArena }) : undefined;
   return createPlatePipeline(ocr, {
     vehicles, reader, cropReader: ocr, secondOpinion: trained ? ocr : undefined, search: settings.plateSearch, plateDetector,
-    vehiclesAlways: settings.plateVehicles === 'always',
+    vehicleLookups: settings.plateVehicles,
   });
 }

@@ -63,6 +63,11 @@ export interface ModeSettings {
    * (plate ""), grown by `margin` of their width and height at each side. Redaction blurs every
    * plate, read or not, and the detector finds plates the reader cannot read. */
   unreadPlates?: { margin: { x: number; y: number } };
+  /** A plate in a scene that the plate detector's vehicle head puts on no vehicle sends the photo
+   * to the COCO vehicle detector (PlatePipelineOptions.vehicles), whose vehicles it then takes:
+   * the head finds the vehicle under about three plates in four, the COCO detector under nearly
+   * all, at about ten times the head's cost (docs/recognition.md). */
+  vehicleFallback?: boolean;
 }
 
 /** The 640 px pass sees at most 640 x 480 pixels: a square photo at 544 x 544 rather than
@@ -87,6 +92,7 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     plateMargins: PLATE_MARGINS,
     readLegends: true,
     secondOpinion: 'unsettled',
+    vehicleFallback: true,
     detectorPasses: [
       { source: 'plates', detSide: 640, maxUpscale: 2, candidates: 4, boxThreshold: 0.6, refine: 4 },
       ...NORMAL_TEXT_PASSES.map((p) => ({ ...p, fallback: true })),
@@ -112,6 +118,8 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, plateMargins: REDACTION_MARGINS,
     unreadPlates: { margin: { x: 0.15, y: 0.3 } },
     secondOpinion: 'twin-ties',
+    // The vendor's redaction script skips plates without a vehicle box (--ignore-no-bb).
+    vehicleFallback: true,
   },
 };
 

@@ -298,23 +298,37 @@ describe('vehicles', () => {
     return { asked, vehicles: { detect: async () => (asked.n++, [car]) } };
   };
 
-  it('are looked for only where a call asks (mmc, strict detection), or always with PLATE_VEHICLES=always', async () => {
+  it('are looked for where a call asks (mmc, strict detection), always with PLATE_VEHICLES=always, and for plates on no vehicle outside fast mode', async () => {
     const { ocr } = fakeOcr('ABC1234', 0.98);
     const { asked, vehicles } = finder();
     const pipeline = createPlatePipeline(ocr, { vehicles });
-    const plain = await pipeline.read(blank(1280, 720), options());
+    // Fast mode keeps to its own passes: a plate on no vehicle stays so.
+    const fast = await pipeline.read(blank(1280, 720), options({ mode: 'fast' }));
     expect(asked.n).toBe(0);
-    expect(plain.plates[0]!.vehicle).toBeUndefined();
-    await pipeline.read(blank(1280, 720), options({ mode: 'redaction' }));
-    expect(asked.n).toBe(0);
+    expect(fast.plates[0]!.vehicle).toBeUndefined();
+    // Regular and redaction mode ask the vehicle finder for the plate no vehicle holds.
+    for (const mode of ['normal', 'redaction'] as const) {
+      const res = await pipeline.read(blank(1280, 720), options({ mode }));
+      expect(res.plates[0]!.vehicle, mode).toMatchObject({ score: 0.8, box: car.box });
+    }
+    expect(asked.n).toBe(2);
     for (const over of [{ mmc: true }, { strictDetection: true }, { mode: 'fast' as const, mmc: true }]) {
       const res = await pipeline.read(blank(1280, 720), options(over));
       expect(res.plates[0]!.vehicle, JSON.stringify(over)).toMatchObject({ score: 0.8, box: car.box });
     }
-    expect(asked.n).toBe(3);
-    const always = await createPlatePipeline(ocr, { vehicles, vehiclesAlways: true }).read(blank(1280, 720), options());
+    expect(asked.n).toBe(5);
+    const always = await createPlatePipeline(ocr, { vehicles, vehicleLookups: 'always' }).read(blank(1280, 720), options({ mode: 'fast' }));
     expect(always.plates[0]!.vehicle).toMatchObject({ score: 0.8, box: car.box });
-    expect(asked.n).toBe(4);
+    expect(asked.n).toBe(6);
+  });
+
+  it('are not looked for around a plate crop, which shows no vehicle', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const { asked, vehicles } = finder();
+    const res = await createPlatePipeline(ocr, { vehicles }).read(blank(320, 100), options());
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(res.plates[0]!.vehicle).toBeUndefined();
+    expect(asked.n).toBe(0);
   });
 });
 
@@ -444,6 +458,10 @@ describe('the plate detector first', () => {
     expect(res.plates.map((p) => [p.plate, p.score, p.dscore])).toEqual([['', 0, 0.9], ['', 0, 0.25]]);
     expect(contains(res.plates[0]!.box, plateBox) && contains(res.plates[1]!.box, other)).toBe(true);
     expect((await createPlatePipeline(ocr, { plateDetector: found }).read(blank(1280, 720), options())).plates).toEqual([]);
+    // Boxes left unread are mostly not plates: they do not send the photo to the vehicle finder.
+    let asked = 0;
+    await createPlatePipeline(ocr, { plateDetector: found, vehicles: { detect: async () => (asked++, []) } }).read(blank(1280, 720), options({ mode: 'redaction' }));
+    expect(asked).toBe(0);
   });
 
   it('redaction returns a close-up\'s whole plate, which the detector boxes only in the photo shrunk', async () => {
@@ -481,6 +499,28 @@ describe('the plate detector first', () => {
     const mmc = await pipeline.read(blank(1280, 720), options({ mmc: true }));
     expect(mmc.plates[0]!.vehicle).toMatchObject({ score: 0.7, box: coco.box });
     expect(asked).toBe(1);
+  });
+
+  it('asks the COCO finder for a plate the vehicle head puts on no vehicle, and takes its vehicles', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const wide: Box = { xmin: 400, ymin: 300, xmax: 880, ymax: 420 };
+    const parked = { type: 'SUV' as const, score: 0.5, box: { xmin: 0, ymin: 0, xmax: 150, ymax: 200 } };
+    const headMissesTheCar: PlateDetector = { detect: async (_image, opts) => ({ plates: opts?.zoom ? [] : [{ box: wide, score: 0.9 }], vehicles: [parked] }) };
+    const coco = { type: 'Pickup Truck' as const, score: 0.7, box: { xmin: 210, ymin: 110, xmax: 1090, ymax: 690 } };
+    let asked = 0;
+    const pipeline = createPlatePipeline(ocr, { plateDetector: headMissesTheCar, vehicles: { detect: async () => (asked++, [coco]) } });
+    const res = await pipeline.read(blank(1280, 720), options());
+    expect(res.plates[0]!.vehicle).toMatchObject({ score: 0.7, box: coco.box });
+    expect(asked).toBe(1);
+    const fast = await pipeline.read(blank(1280, 720), options({ mode: 'fast' }));
+    expect(fast.plates[0]!.vehicle).toBeUndefined();
+    expect(asked).toBe(1);
+    // PLATE_VEHICLES=head: the head's vehicles only, unless the call asks for more.
+    const headOnly = createPlatePipeline(ocr, { plateDetector: headMissesTheCar, vehicles: { detect: async () => (asked++, [coco]) }, vehicleLookups: 'head' });
+    expect((await headOnly.read(blank(1280, 720), options())).plates[0]!.vehicle).toBeUndefined();
+    expect(asked).toBe(1);
+    expect((await headOnly.read(blank(1280, 720), options({ mmc: true }))).plates[0]!.vehicle).toMatchObject({ score: 0.7, box: coco.box });
+    expect(asked).toBe(2);
   });
 
   it('leaves out boxes under the caller\'s detection threshold', async () => {

@@ -9,7 +9,8 @@ import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText
 import { type CandidateReading, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateSearch } from './plate-search.js';
-import { assignVehicles, type VehicleFinder } from './vehicle-assignment.js';
+import type { PlateVehicles } from './plate-vehicles.js';
+import { assignVehicles, type VehicleFinder, vehicleHolding } from './vehicle-assignment.js';
 import { CLOSE_UP_CHECK_BELOW, CLOSE_UP_CROP_SIDE, isCloseUp, scaledResult } from './close-up.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { CLOSE_UP_ZOOM, DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
@@ -69,8 +70,8 @@ export interface PlatePipelineOptions {
   secondOpinion?: CropRecognizer;
   /** Vigil's plate detector: modes with `detectorPasses` find candidates with it first. */
   plateDetector?: PlateDetector;
-  /** Look for vehicles on every call (PLATE_VEHICLES=always), not only where asked. */
-  vehiclesAlways?: boolean;
+  /** When the vehicle finder looks (PLATE_VEHICLES, plate-vehicles.ts); default `asked`. */
+  vehicleLookups?: PlateVehicles;
 }
 
 
@@ -146,7 +147,7 @@ async function opinionsOf(image: RawImage, readings: readonly CandidateReading[]
 }
 
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
-  const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector, vehiclesAlways = false } = pipelineOptions;
+  const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector, vehicleLookups = 'asked' } = pipelineOptions;
   const cropReader = pipelineOptions.cropReader ?? sceneReader;
   /** Who reads, and who gives the second opinion, on this picture (a reader is no second opinion of itself). */
   const readersFor = (image: RawImage) => {
@@ -223,7 +224,7 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       // The COCO vehicle detector where something asks for it (strict detection, make/model/
       // colour, PLATE_VEHICLES=always): it costs more than the plates (plate-vehicles.ts).
       // Otherwise the vehicles the plate detector found in the same pass, at no cost.
-      const wanted = vehiclesAlways || options.strictDetection || options.mmc;
+      const wanted = vehicleLookups === 'always' || options.strictDetection || options.mmc;
       const vehicles = vehicleFinder && wanted ? vehicleFinder.detect(image) : detection && Promise.resolve(detection.vehicles);
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
       vehicles?.catch(() => undefined);
@@ -232,7 +233,14 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const plates = await runPasses(image, passes, mode, options, detectedPlates, seen);
       const found = await finishedPlates(image, plates, seen, ocr, mode, options);
       const kept = mode.unreadPlates ? withDetectedPlates(found, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : found;
-      return assignVehicles(image, kept, vehicles && (await vehicles), {
+      let around = vehicles && (await vehicles);
+      // A plate read on no vehicle of the head's: the COCO detector looks (plate-vehicles.ts).
+      // Unread boxes (redaction) do not ask: most are not plates.
+      const unheld = kept.some((p) => p.plate !== '' && !vehicleHolding(p.box, around ?? []));
+      if (vehicleFinder && !wanted && vehicleLookups === 'asked' && mode.vehicleFallback && isScene(image) && unheld) {
+        around = await vehicleFinder.detect(image);
+      }
+      return assignVehicles(image, kept, around, {
         strict: options.strictDetection,
         mmc: options.mmc,
         colour: vehicleFinder?.dominantColour?.bind(vehicleFinder),
