@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers trained,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
+ * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers server,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -20,12 +20,14 @@
  *
  * --split held (default) reads only the half of each dev set that Vigil's models never trained on
  * (a hash of each file's contents decides, as in training/); `fit` the other half, `all` both.
- * --readers lists what reads the candidate lines, each measured in the same run: `trained`, the
- * plate reader in models/; `ppocr`, the general PP-OCR recogniser the pipeline used before (the
+ * --readers lists what reads the candidate lines, each measured in the same run: `server`, the
+ * pipeline as `vigil serve` builds it with the default settings (configured-pipeline.ts: the
+ * plate detector, the trained reader for photos with PP-OCR's second opinion, PP-OCR for plate
+ * crops); `trained`, the plate reader in models/; `ppocr`, the general PP-OCR recogniser the pipeline used before (the
  * baseline); `trained+ppocr`, the trained reader with PP-OCR's second opinion on the lines it
  * left unsure, in modes that ask for one; `+det` after any of them: the plate detector in
  * models/ finds the candidates first (the text detector's passes only as a fallback in regular
- * mode). Default: trained,ppocr.
+ * mode). Default: server,ppocr.
  *
  * --pairs reads every scene photo beside the next one of its set (1 with 2, 3 with 4, ...; an odd
  * last one beside the first), each fitted into one half of a 1920 x 1080 canvas (never enlarged)
@@ -40,6 +42,8 @@ import { decodeImage } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { createPlatePipeline, type PlatePipeline } from '../src/vision/plates/plate-pipeline.js';
+import { configuredPlatePipeline } from '../src/vision/plates/configured-pipeline.js';
+import { defaultVisionSettings } from '../src/vision/settings.js';
 import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
 import { createPlateDetector } from '../src/vision/plates/plate-detector-model.js';
 import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
@@ -98,13 +102,17 @@ const threads = Number(flag('threads') ?? process.env.INFERENCE_THREADS) || unde
 const ocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION), intraOpNumThreads: threads });
 // --search first-sure: regular mode stops at the first sure plate (default: PLATE_SEARCH, else every-plate).
 const search = parsePlateSearch(flag('search') ?? process.env.PLATE_SEARCH);
-const readerNames = flag('readers', 'trained,ppocr')!.split(',');
+const readerNames = flag('readers', 'server,ppocr')!.split(',');
 const pipelines: Array<[string, PlatePipeline]> = [];
 const READER_PARTS = ['trained', 'ppocr', 'det'];
 for (const name of readerNames) {
+  if (name === 'server') {
+    pipelines.push([name, await configuredPlatePipeline(ocr, { ...defaultVisionSettings(), plateSearch: search, ...(threads ? { inferenceThreads: threads } : {}) })]);
+    continue;
+  }
   const parts = name.split('+');
   if (parts.some((p) => !READER_PARTS.includes(p)) || !(parts.includes('trained') || parts.includes('ppocr'))) {
-    throw new Error(`--readers: unknown reader ${name} (trained, trained+ppocr, ppocr, each optionally +det)`);
+    throw new Error(`--readers: unknown reader ${name} (server, or trained, trained+ppocr, ppocr, each optionally +det)`);
   }
   const trained = parts.includes('trained');
   pipelines.push([name, createPlatePipeline(ocr, {
