@@ -19,7 +19,7 @@ import torch
 from torch.utils.data import DataLoader
 
 from .centernet import box_loss, focal_loss, validation_score
-from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector
+from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector, PlateVehicleExport
 from .detector_data import iou
 from .model import parameter_count
 from .runs import Run, run_arguments
@@ -71,7 +71,7 @@ def evaluate(model: PlateVehicleDetector, frames: list[VehicleFrame], threshold:
 def main() -> None:
     ap = run_arguments(__doc__, run="runs/vehicles", minutes=85, steps=2200, batch=12, lr=3e-3, warmup=100, seed=13)
     ap.add_argument("--init", type=Path, default=Path("../models/plate-detector.onnx"), help="the plate detector the head sits on (exported)")
-    ap.add_argument("--init-head", type=Path, help="a fresh run starts its head from this checkpoint (a run's last.pt)")
+    ap.add_argument("--init-head", type=Path, help="a fresh run starts its head from this checkpoint (a run's last.pt) or exported two-output model (../models/plate-detector.onnx)")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -85,9 +85,13 @@ def main() -> None:
 
     model = PlateVehicleDetector()
     stream = DataLoader(VehicleStream(fit, args.seed * 100003), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
-    load_onnx_weights(model.plate, args.init, next(iter(stream))[0], DetectorExport)
+    if args.init_head and args.init_head.suffix == ".onnx":
+        # An exported model with both outputs: the plate detector and its head, as shipped.
+        load_onnx_weights(model, args.init_head, next(iter(stream))[0], PlateVehicleExport, all_outputs=True)
+    else:
+        load_onnx_weights(model.plate, args.init, next(iter(stream))[0], DetectorExport)
     model.freeze_plate()
-    if args.init_head:
+    if args.init_head and args.init_head.suffix != ".onnx":
         head = {k[len("vehicle."):]: v for k, v in torch.load(args.init_head)["model"].items() if k.startswith("vehicle.")}
         model.vehicle.load_state_dict(head)
         print(f"head from {args.init_head}", flush=True)

@@ -25,13 +25,14 @@ CONVS = (nn.Conv1d, nn.Conv2d)
 NORMS = (nn.BatchNorm1d, nn.BatchNorm2d)
 
 
-def _onnx_convs(path: Path) -> list[tuple[np.ndarray, np.ndarray | None]]:
-    """The convolutions that compute the graph's first output, in graph order: a plate detector
-    with a vehicle head (second output) gives the plate detector's own."""
+def _onnx_convs(path: Path, all_outputs: bool = False) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """The convolutions that compute the graph's first output (every output with `all_outputs`),
+    in graph order: a plate detector with a vehicle head (second output) gives the plate
+    detector's own, or with `all_outputs` the head's after them."""
     graph = onnx.load(str(path)).graph
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     producer = {o: n for n in graph.node for o in n.output}
-    needed, todo = set(), [graph.output[0].name]
+    needed, todo = set(), [o.name for o in graph.output] if all_outputs else [graph.output[0].name]
     while todo:
         node = producer.get(todo.pop())
         if node is not None and id(node) not in needed:
@@ -56,10 +57,11 @@ def _conv_norm_pairs(model: nn.Module) -> list[tuple[nn.Module, nn.Module | None
 
 
 @torch.no_grad()
-def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, wrapper: type[nn.Module]) -> None:
+def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, wrapper: type[nn.Module], all_outputs: bool = False) -> None:
     """Loads the folded weights of `path` into `model`; `calibration` is a batch of real inputs,
-    `wrapper` what export.py wraps the model in (its output is compared with the graph's)."""
-    convs = _onnx_convs(path)
+    `wrapper` what export.py wraps the model in (its output is compared with the graph's; every
+    output's with `all_outputs`, which loads the convolutions of every output)."""
+    convs = _onnx_convs(path, all_outputs)
     pairs = _conv_norm_pairs(model)
     if len(convs) != len(pairs):
         raise SystemExit(f"{path}: {len(convs)} convolutions in the graph, {len(pairs)} in the model")
@@ -96,7 +98,7 @@ def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, w
         norm.running_var.copy_(var)
         norm.weight.copy_((var + norm.eps).sqrt())
         norm.bias.copy_(mean + b)
-    diff = _difference_from_graph(wrapper(model).eval(), path, calibration[:1])
+    diff = _difference_from_graph(wrapper(model).eval(), path, calibration[:1], all_outputs)
     model.train(was_training)
     if diff > 1e-3:
         raise SystemExit(f"warm start from {path}: output differs from the graph by {diff}")
@@ -104,9 +106,12 @@ def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, w
           f"largest difference from the graph {diff:.1e})", flush=True)
 
 
-def _difference_from_graph(wrapped: nn.Module, path: Path, x: torch.Tensor) -> float:
+def _difference_from_graph(wrapped: nn.Module, path: Path, x: torch.Tensor, all_outputs: bool = False) -> float:
     import cv2  # OpenCV's DNN module runs the graph; onnxruntime is no Debian package
 
     net = cv2.dnn.readNetFromONNX(str(path))
     net.setInput(x.numpy())
-    return float(np.abs(net.forward() - wrapped(x).numpy()).max())
+    if not all_outputs:
+        return float(np.abs(net.forward() - wrapped(x).numpy()).max())
+    names = [o.name for o in onnx.load(str(path)).graph.output]
+    return max(float(np.abs(g - t.numpy()).max()) for g, t in zip(net.forward(names), wrapped(x)))

@@ -22,8 +22,9 @@ let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
 
-/** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: by
- * default only mmc and vehicle grouping ask for vehicles, and most threads never do. The module
+/** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: mmc,
+ * vehicle grouping and plates the plate detector's vehicle head put on no vehicle ask for it
+ * (PLATE_VEHICLES, plate-vehicles.ts); threads that read only text never do. The module
  * loader keeps the import and the detector module keeps its model (retrying one that failed). */
 const vehicleDetector = async () => (await import('../vehicles/vehicle-detector.js')).createVehicleDetector();
 
