@@ -523,6 +523,15 @@ describe('the plate detector first', () => {
     expect(asked).toBe(2);
   });
 
+  it('still reads the plates when the COCO finder it asked on its own fails', async () => {
+    const { ocr } = fakeOcr('ABC1234', 0.98);
+    const wide: Box = { xmin: 400, ymin: 300, xmax: 880, ymax: 420 };
+    const headMissesTheCar: PlateDetector = { detect: async (_image, opts) => ({ plates: opts?.zoom ? [] : [{ box: wide, score: 0.9 }], vehicles: [] }) };
+    const broken = createPlatePipeline(ocr, { plateDetector: headMissesTheCar, vehicles: { detect: async () => { throw new Error('tfjs failed to load'); } } });
+    const res = await broken.read(blank(1280, 720), options());
+    expect(res.plates.map((p) => [p.plate, p.vehicle])).toEqual([['abc1234', undefined]]);
+  });
+
   it('leaves out boxes under the caller\'s detection threshold', async () => {
     const { ocr, reads } = fakeOcr('ABC1234', 0.98);
     const weak: PlateDetector = { detect: async () => platesOnly([{ box: plateBox, score: 0.25 }]) };

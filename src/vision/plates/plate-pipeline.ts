@@ -238,7 +238,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       // Unread boxes (redaction) do not ask: most are not plates.
       const unheld = kept.some((p) => p.plate !== '' && !vehicleHolding(p.box, around ?? []));
       if (vehicleFinder && !wanted && vehicleLookups === 'asked' && mode.vehicleFallback && isScene(image) && unheld) {
-        around = await vehicleFinder.detect(image);
+        // Nobody asked for this look: if the detector fails, the plates keep the head's vehicles.
+        around = await vehicleFinder.detect(image).catch(() => around);
       }
       return assignVehicles(image, kept, around, {
         strict: options.strictDetection,
