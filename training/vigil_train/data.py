@@ -53,7 +53,10 @@ def single_line(path: Path) -> bool:
 def load_crops(root: Path | None = None, us_validation: bool = False) -> list[Crop]:
     """Every labeled crop with its side. With `us_validation`, a fifth of the US `fit` files (and
     the teacher lines cut from them) become 'val': the reader's validation then holds real US
-    plates, which neither the Brazilian nor the synthetic ones stand in for."""
+    plates, which neither the Brazilian nor the synthetic ones stand in for. With VIGIL_PACK set,
+    the crops of that pack (pack.py), sides as they were decided when it was made."""
+    if os.environ.get("VIGIL_PACK") and root is None:
+        return packed_crops(Path(os.environ["VIGIL_PACK"]).resolve(), us_validation)
     root = root or datasets_dir()
 
     def dev_side(p: Path) -> str:
@@ -88,6 +91,15 @@ def load_crops(root: Path | None = None, us_validation: bool = False) -> list[Cr
             # The pipeline's margin around a line (plate-reread.ts: a tenth of its height at each end, a twentieth above and below).
             side = dev_side(root / file) if source in ("crops-us", "scenes-us") else "fit"
             out.append(Crop(root / file, text, "lines-" + source, side, (x - 0.1 * h, y - 0.05 * h, w + 0.2 * h, 1.1 * h)))
+    return out
+
+
+def packed_crops(pack: Path, us_validation: bool) -> list[Crop]:
+    """The crops of a pack (pack.py); its 'val' files are 'fit' unless `us_validation`."""
+    out = []
+    for e in json.loads((pack / "pack.json").read_text())["crops"]:
+        side = "fit" if e["side"] == "val" and not us_validation else e["side"]
+        out.append(Crop(pack / e["file"], e["text"], e["source"], side, tuple(e["box"]) if e["box"] else None))
     return out
 
 

@@ -45,7 +45,7 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
     else:
         model, wrap, shape, names = PlateVehicleDetector(), PlateVehicleExport, (3, IN_H, IN_W), ("image", "maps", "vehicles")
         meta = {**DETECTOR_META, "vehicles": f"per class ({','.join(VEHICLE_CLASSES)}) heat, then its 3x3 max, log w, log h (input px), offset x, y (cells) at stride 16"}
-    model.load_state_dict(torch.load(checkpoint)["model"])
+    model.load_state_dict(torch.load(checkpoint, map_location="cpu")["model"])
     model.eval()
     wrapped = wrap(model).eval()
     example = torch.rand(1, *shape)

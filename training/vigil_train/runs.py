@@ -41,7 +41,36 @@ def run_arguments(doc: str | None, *, run: str, minutes: float, steps: int, batc
     ap.add_argument("--warmup", type=int, default=warmup)
     ap.add_argument("--seed", type=int, default=seed)
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the data worker takes another core)")
+    ap.add_argument("--workers", type=int, default=1, help="data-loader processes (synthesis and jitter are the CPU's work; a GPU wants many)")
+    ap.add_argument("--device", default="auto", help="cpu, cuda, or auto: a GPU where torch sees one")
     return ap
+
+
+def loader_options(workers: int) -> dict:
+    """DataLoader options for `workers` processes (0: in the training process itself)."""
+    if workers <= 0:
+        return {"num_workers": 0}
+    return {"num_workers": workers, "prefetch_factor": 4, "persistent_workers": True, "pin_memory": torch.cuda.is_available()}
+
+
+def device_of(name: str) -> torch.device:
+    """--device: `auto` is the GPU where torch sees one. Every run also runs on the CPU alone."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def cpu_state(module: nn.Module | torch.optim.Optimizer) -> dict:
+    """A state dict with every tensor on the CPU: a checkpoint made on a GPU loads anywhere."""
+    def to_cpu(v):
+        if isinstance(v, torch.Tensor):
+            return v.detach().cpu()
+        if isinstance(v, dict):
+            return {k: to_cpu(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [to_cpu(x) for x in v]
+        return v
+    return to_cpu(module.state_dict())
 
 
 def worker_seed(base: int) -> int:
@@ -58,11 +87,21 @@ class Run:
         self.started = time.time()
         last = folder / "last.pt"
         if last.exists():
-            state = torch.load(last)
+            # Tensors, numbers and dicts only, which torch 2.6+'s weights_only loading accepts too.
+            state = torch.load(last, map_location="cpu")
             model.load_state_dict(state["model"])
             opt.load_state_dict(state["opt"])
             self.step, self.best, self.elapsed = state["step"], state["best"], state.get("elapsed", 0.0)
             print(f"resumed at step {self.step} ({self.elapsed / 60:.1f} min trained, best {self.best:.3f})", flush=True)
+
+    def to(self, device: torch.device) -> "Run":
+        """Moves the model, and an optimiser state resumed on the CPU, to `device`."""
+        self.model.to(device)
+        for state in self.opt.state.values():
+            for k, v in state.items():
+                if isinstance(v, torch.Tensor):
+                    state[k] = v.to(device)
+        return self
 
     def minutes(self) -> float:
         return (time.time() - self.started) / 60
@@ -71,9 +110,9 @@ class Run:
         """Keeps the model when it scores best so far, and writes last.pt (atomically)."""
         if score > self.best:
             self.best = score
-            torch.save({"model": self.model.state_dict(), "step": self.step, "val": report}, self.folder / "best.pt")
+            torch.save({"model": cpu_state(self.model), "step": self.step, "val": report}, self.folder / "best.pt")
         tmp = self.folder / "last.tmp"
-        torch.save({"model": self.model.state_dict(), "opt": self.opt.state_dict(), "step": self.step, "best": self.best,
+        torch.save({"model": cpu_state(self.model), "opt": cpu_state(self.opt), "step": self.step, "best": self.best,
                     "elapsed": self.elapsed + time.time() - self.started}, tmp)
         tmp.replace(self.folder / "last.pt")
         print(f"step {self.step} validation {report} (best {self.best:.3f})", flush=True)

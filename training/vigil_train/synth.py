@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import glob
 import io
+import os
 import random
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -65,6 +67,10 @@ LEGEND_GLOBS = FONT_GLOBS + [
 
 
 def _existing(globs: list[str]) -> list[str]:
+    # A machine without Debian's fonts reads them from a pack's folder (pack.py), by folder and name.
+    packed = os.environ.get("VIGIL_FONTS")
+    if packed:
+        globs = [str(Path(packed) / Path(g).parent.name / Path(g).name) for g in globs]
     found = sorted({p for g in globs for p in glob.glob(g)})
     if not found:
         raise SystemExit("no fonts found: apt-get install fonts-opendin fonts-liberation2 fonts-dejavu-extra "

@@ -22,7 +22,7 @@ from .centernet import box_loss, focal_loss, validation_score
 from .detector import IN_H, IN_W, STRIDE, DetectorExport, PlateDetector
 from .detector_data import DetectorStream, Frame, iou, load_frames, read_rgb
 from .model import parameter_count
-from .runs import Run, run_arguments
+from .runs import Run, device_of, loader_options, run_arguments
 from .warm_start import load_onnx_weights
 
 
@@ -53,7 +53,8 @@ def evaluate(model: nn.Module, frames: list[Frame], threshold: float = 0.3) -> d
     found = total = wrong = 0
     for f in frames:
         img, k = letterbox(read_rgb(f.path))
-        heat, wh, off = model(torch.from_numpy(img).permute(2, 0, 1).float()[None] / 255.0)
+        device = next(model.parameters()).device
+        heat, wh, off = (t.cpu() for t in model(torch.from_numpy(img).permute(2, 0, 1).float()[None].to(device) / 255.0))
         boxes = [tuple(v / k for v in b[:4]) for b in decode(heat.sigmoid()[0, 0].numpy(), wh[0].numpy(), off[0].numpy(), threshold)]
         total += len(f.boxes)
         found += sum(any(iou(g, b) >= 0.5 for b in boxes) for g in f.boxes)
@@ -81,13 +82,16 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
-    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
+    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, **loader_options(args.workers))
 
     if args.init and run.step == 0:
         load_onnx_weights(model, args.init, next(iter(stream))[0], DetectorExport)
+    device = device_of(args.device)
+    run.to(device)
+    print(f"training on {device}, {args.workers} data workers", flush=True)
 
     def loss_of(batch) -> torch.Tensor:
-        images, heat, wh, off, mask = batch
+        images, heat, wh, off, mask = (t.to(device, non_blocking=True) for t in batch)
         p_heat, p_wh, p_off = model(images)
         return focal_loss(p_heat, heat) + box_loss(p_wh, p_off, wh, off, mask)
 

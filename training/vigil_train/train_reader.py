@@ -20,7 +20,7 @@ from torch.utils.data import DataLoader, IterableDataset
 from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, parameter_count
-from .runs import Run, run_arguments, worker_seed
+from .runs import Run, device_of, loader_options, run_arguments, worker_seed
 from .synth import PlateSynth
 from .warm_start import load_onnx_weights
 # Share of each real source among real samples: US material is the scarcest and the most misread;
@@ -98,8 +98,9 @@ def validation_set(crops: list[Crop], seed: int = 12345) -> dict[str, tuple[torc
 @torch.no_grad()
 def accuracy(model: nn.Module, x: torch.Tensor, texts: list[str]) -> float:
     right = 0
+    device = next(model.parameters()).device
     for i in range(0, len(texts), 128):
-        pred = model(x[i:i + 128]).argmax(-1)
+        pred = model(x[i:i + 128].to(device)).argmax(-1).cpu()
         right += sum(greedy_decode(p) == t for p, t in zip(pred.tolist(), texts[i:i + 128]))
     return right / max(1, len(texts))
 
@@ -127,13 +128,17 @@ def main() -> None:
     print(f"parameters: {parameter_count(model)}", flush=True)
     # A fresh seed per resume, so a resumed run does not replay the stream it already saw.
     stream = DataLoader(Mixture(fit, args.seed * 100003 + run.step, args.synth_share), batch_size=args.batch, collate_fn=collate,
-                        num_workers=1, prefetch_factor=4, persistent_workers=True)
+                        **loader_options(args.workers))
     if args.init and run.step == 0:
         load_onnx_weights(model, args.init, next(iter(stream))[0], ExportWrapper)
+    device = device_of(args.device)
+    run.to(device)
+    print(f"training on {device}, {args.workers} data workers", flush=True)
     ctc = nn.CTCLoss(blank=0, zero_infinity=True)
 
     def loss_of(batch) -> torch.Tensor:
         images, targets, lengths = batch
+        images, targets = images.to(device, non_blocking=True), targets.to(device, non_blocking=True)
         logp = model(images).permute(1, 0, 2)  # T x N x C
         frames = torch.full((images.shape[0],), logp.shape[0], dtype=torch.long)
         return ctc(logp, targets, frames, lengths)

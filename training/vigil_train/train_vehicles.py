@@ -22,7 +22,7 @@ from .centernet import box_loss, focal_loss, validation_score
 from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector, PlateVehicleExport
 from .detector_data import iou
 from .model import parameter_count
-from .runs import Run, run_arguments
+from .runs import Run, device_of, loader_options, run_arguments
 from .vehicle_data import VehicleFrame, VehicleStream, load_vehicle_frames, placed
 from .warm_start import load_onnx_weights
 
@@ -57,7 +57,8 @@ def evaluate(model: PlateVehicleDetector, frames: list[VehicleFrame], threshold:
     found = total = wrong = same_class = 0
     for f in frames:
         img, sure, _, _ = placed(f, None)
-        out = model(torch.from_numpy(img).permute(2, 0, 1).float()[None] / 255.0)
+        device = next(model.parameters()).device
+        out = [t.cpu() for t in model(torch.from_numpy(img).permute(2, 0, 1).float()[None].to(device) / 255.0)]
         boxes = decode_vehicles(out[3].sigmoid()[0].numpy(), out[4][0].numpy(), out[5][0].numpy(), threshold)
         total += len(sure)
         for g in sure:
@@ -84,7 +85,7 @@ def main() -> None:
           "sure vehicles:", json.dumps({"fit": sum(len(f.sure) for f in fit), "held": sum(len(f.sure) for f in val)}), flush=True)
 
     model = PlateVehicleDetector()
-    stream = DataLoader(VehicleStream(fit, args.seed * 100003), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
+    stream = DataLoader(VehicleStream(fit, args.seed * 100003), batch_size=args.batch, **loader_options(args.workers))
     if args.init_head and args.init_head.suffix == ".onnx":
         # An exported model with both outputs: the plate detector and its head, as shipped.
         load_onnx_weights(model, args.init_head, next(iter(stream))[0], PlateVehicleExport, all_outputs=True)
@@ -92,18 +93,21 @@ def main() -> None:
         load_onnx_weights(model.plate, args.init, next(iter(stream))[0], DetectorExport)
     model.freeze_plate()
     if args.init_head and args.init_head.suffix != ".onnx":
-        head = {k[len("vehicle."):]: v for k, v in torch.load(args.init_head)["model"].items() if k.startswith("vehicle.")}
+        head = {k[len("vehicle."):]: v for k, v in torch.load(args.init_head, map_location="cpu")["model"].items() if k.startswith("vehicle.")}
         model.vehicle.load_state_dict(head)
         print(f"head from {args.init_head}", flush=True)
     opt = torch.optim.AdamW(model.vehicle.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     if run.step:
         # Resumed: fresh data, not the first run's samples again.
-        stream = DataLoader(VehicleStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, num_workers=1, prefetch_factor=4, persistent_workers=True)
+        stream = DataLoader(VehicleStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, **loader_options(args.workers))
     print(f"parameters: head {parameter_count(model.vehicle)}, frozen plate detector {parameter_count(model.plate)}", flush=True)
+    device = device_of(args.device)
+    run.to(device)
+    print(f"training on {device}, {args.workers} data workers", flush=True)
 
     def loss_of(batch) -> torch.Tensor:
-        images, heat, wh, off, mask, weight = batch
+        images, heat, wh, off, mask, weight = (t.to(device, non_blocking=True) for t in batch)
         with torch.no_grad():
             _, _, _, f16, f32 = model.plate.with_features(images)
         p_heat, p_wh, p_off = model.vehicle(f16, f32)
