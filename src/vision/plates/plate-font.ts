@@ -1,4 +1,5 @@
-import type { Box } from './plate.types.js';
+import { quadBounds } from '../image/quad.js';
+import type { Box, Quad } from './plate.types.js';
 
 /**
  * Whether a seven-character number is drawn in a wide font, as Brazil's grey plates and
@@ -16,3 +17,20 @@ export function wideCharacters(textBox: Box, lineHeight: number, length: number)
 }
 
 export const WIDE_PITCH = 0.6;
+
+/** A whole plate's box this much wider than tall is no North American plate (12 x 6 in, 2:1)
+ * but a Brazilian (400 x 130 mm, 3.1:1) or European one (520 x 110 mm, 4.7:1): the middle of
+ * 2 and 3.1 on a ratio scale. */
+export const WIDE_PLATE_ASPECT = 2.5;
+
+/**
+ * wideCharacters for a candidate: where its line is the plate detector's box of the whole plate
+ * (refining found no text line in it), the box's shape, since the plate's border and legends make
+ * its height no character height; else the text's pitch. Seven characters only, as there.
+ */
+export function wideFont(candidate: { lines: readonly Quad[]; wholePlate?: boolean }, textBox: Box, lineHeight: number, length: number): boolean | undefined {
+  if (!candidate.wholePlate) return wideCharacters(textBox, lineHeight, length);
+  if (length !== 7) return undefined;
+  const b = quadBounds(candidate.lines.flat());
+  return b.x1 - b.x0 >= WIDE_PLATE_ASPECT * (b.y1 - b.y0);
+}

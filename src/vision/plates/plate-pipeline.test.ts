@@ -532,6 +532,22 @@ describe('the plate detector first', () => {
     expect(res.plates.map((p) => [p.plate, p.vehicle])).toEqual([['abc1234', undefined]]);
   });
 
+  it('tells a Brazilian ABC1234 from a Texan one by the shape of a plate box it found no text line in', async () => {
+    const blind: PlateOcr = {
+      detect: async () => [],
+      recognizeCrops: async (crops) => crops.map(() => ({ text: 'ABC1234', charConfidences: Array(7).fill(0.98), alternatives: [...'ABC1234'].map((c) => [{ char: c, prob: 0.98 }]) })),
+    };
+    const regionOf = async (width: number) => {
+      const plate: Box = { xmin: 400, ymin: 300, xmax: 400 + width, ymax: 400 };
+      const found: PlateDetector = { detect: async (_image, opts) => platesOnly(opts?.zoom ? [] : [{ box: plate, score: 0.9 }]) };
+      const res = await createPlatePipeline(blind, { plateDetector: found }).read(blank(1280, 720), options());
+      return res.plates.map((p) => [p.plate, p.region.code]);
+    };
+    // 400 x 130 mm: Brazil's plates; 12 x 6 in: North America's.
+    expect(await regionOf(310)).toEqual([['abc1234', 'br']]);
+    expect((await regionOf(200))[0]?.[1]).not.toBe('br');
+  });
+
   it('leaves out boxes under the caller\'s detection threshold', async () => {
     const { ocr, reads } = fakeOcr('ABC1234', 0.98);
     const weak: PlateDetector = { detect: async () => platesOnly([{ box: plateBox, score: 0.25 }]) };

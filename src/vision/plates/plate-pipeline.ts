@@ -20,7 +20,7 @@ import { readLegendRegions } from './plate-legend.js';
 import { CROP_MIN_LENGTH, distinctView, finest, isScene, minPlateLength, MODES, type ModeSettings, type PassSettings, passesFor } from './plate-modes.js';
 import { passCandidates, withDetectedPlates } from './pass-candidates.js';
 import { bestOfViews, breakTwinTies, createLineJudge, type LineJudge, lineHeight, regionByFont } from './reading-choice.js';
-import { wideCharacters } from './plate-font.js';
+import { wideFont } from './plate-font.js';
 
 /** The plate pipeline: plates found in a photo by passes of a detector (plate-modes.ts,
  * pass-candidates.ts), each candidate read with the plate charset by the reader, unsure ones
@@ -86,7 +86,7 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
   const minLength = minPlateLength(mode.minLength, height, image.height);
   const second = rankings.length > 1 ? bestOfViews(rankings.slice(1)) : undefined;
   const merged = bestOfViews([rankings.flat()]);
-  const ranked = breakTwinTies(merged, second, merged[0] && wideCharacters(textBox, height, merged[0].plate.length)).filter((r) => r.plate.length >= minLength);
+  const ranked = breakTwinTies(merged, second, merged[0] && wideFont(candidate, textBox, height, merged[0].plate.length)).filter((r) => r.plate.length >= minLength);
   const top = ranked[0];
   const thresholdO = options.mode === 'redaction' ? Math.min(options.thresholdO, 0.3) : options.thresholdO;
   if (!top || top.score < thresholdO) return null;
@@ -107,7 +107,7 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
     matched: top.matched,
     weakest: top.weakest,
     plate: top.plate.toLowerCase(),
-    region: { code: regionByFont(top, textBox, height, options), score: round3(top.region.score) },
+    region: { code: regionByFont(top, wideFont(candidate, textBox, height, top.plate.length), options), score: round3(top.region.score) },
     score: round3(top.score),
     candidates: list.map((r) => ({ plate: r.plate.toLowerCase(), score: round3(r.score) })),
     dscore: round3(candidate.dscore),

@@ -12,6 +12,8 @@ export interface PlateCandidate {
   dscore: number;
   /** The lines come from a close-up detection (tight boxes from full-resolution pixels). */
   closeUp?: boolean;
+  /** The one line is the plate detector's box of the whole plate, not a text line found in it. */
+  wholePlate?: boolean;
 }
 
 export type PlateMode = 'normal' | 'fast' | 'redaction';

@@ -2,7 +2,7 @@ import { quadSize } from '../image/quad.js';
 import { bestRegionFit } from '../../domain/plates/region-fit.js';
 import type { ModeSettings } from './plate-modes.js';
 import { textBounds } from './plate-box.js';
-import { wideCharacters } from './plate-font.js';
+import { wideFont } from './plate-font.js';
 import { type CharOption, type ScoredPlate, topProb } from './plate-scoring.js';
 import type { Box, PlateCandidate, PlateReadOptions, Quad } from './plate.types.js';
 
@@ -61,15 +61,14 @@ export function bestOfViews(rankings: readonly ScoredPlate[][]): ScoredPlate[] {
 
 /** Whether a candidate's number of `length` characters is drawn in a wide font (plate-font.ts). */
 function fontOf(candidate: PlateCandidate, length: number): boolean | undefined {
-  return wideCharacters(textBounds(candidate.lines), lineHeight(candidate.lines), length);
+  return wideFont(candidate, textBounds(candidate.lines), lineHeight(candidate.lines), length);
 }
 
 /** Without a region hint, a seven-character number whose letters and digits fit several
  * regions' formats equally (ABC1234: Texas, New York, Brazil) is given to a region whose plates
  * draw characters as wide as these are (see plate-font.ts). Readings and scores are as the
  * grammars gave them. */
-export function regionByFont(top: ScoredPlate, textBox: Box, lineHeight: number, options: PlateReadOptions): string {
-  const wide = wideCharacters(textBox, lineHeight, top.plate.length);
+export function regionByFont(top: ScoredPlate, wide: boolean | undefined, options: PlateReadOptions): string {
   if (options.regions.length > 0 || !top.matched || wide === undefined) return top.region.code;
   return bestRegionFit(top.plate, { regions: [], strict: false }, wide)?.code ?? top.region.code;
 }
