@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { wideCharacters, wideFont } from './plate-font.js';
+import type { Quad } from './plate.types.js';
 
 const box = (width: number) => ({ xmin: 100, ymin: 50, xmax: 100 + width, ymax: 90 });
 
@@ -18,7 +19,7 @@ describe('wideCharacters', () => {
 });
 
 describe('wideFont', () => {
-  const quad = (w: number, h: number) => [{ x: 10, y: 10 }, { x: 10 + w, y: 10 }, { x: 10 + w, y: 10 + h }, { x: 10, y: 10 + h }];
+  const quad = (w: number, h: number): Quad => [{ x: 10, y: 10 }, { x: 10 + w, y: 10 }, { x: 10 + w, y: 10 + h }, { x: 10, y: 10 + h }];
   it.each([
     // [box width, box height, characters, wide]
     [200, 100, 7, false], // a North American plate, 2:1
