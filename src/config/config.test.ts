@@ -50,6 +50,7 @@ describe('loadConfig', () => {
     expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', inferenceMemory: 'arena' });
     expect(loadConfig({ INFERENCE_THREADS: '3', OCR_PRECISION: 'fp32', OCR_RECOGNIZER_THREADS: '2', PLATE_SEARCH: 'first-sure', PLATE_READER: 'ppocr', PLATE_DETECTOR: 'trained', PLATE_VEHICLES: 'always', INFERENCE_MEMORY: 'lean' }).vision)
       .toEqual({ inferenceThreads: 3, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr', plateDetector: 'trained', plateVehicles: 'always', inferenceMemory: 'lean' });
+    expect(loadConfig({ PLATE_VEHICLES: 'head' }).vision.plateVehicles).toBe('head');
     expect(() => loadConfig({ PLATE_VEHICLES: 'sometimes' })).toThrow(/PLATE_VEHICLES/);
     expect(() => loadConfig({ INFERENCE_MEMORY: 'small' })).toThrow(/INFERENCE_MEMORY/);
   });
