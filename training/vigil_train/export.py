@@ -35,6 +35,15 @@ def same_plate_maps(out: Path, plate_only: Path) -> float:
     return float(np.abs(a.forward("maps") - b.forward()).max())
 
 
+def load_weights(checkpoint: Path) -> dict[str, torch.Tensor]:
+    """A run's model weights: its checkpoint (.pt), or the same weights as plain arrays (.npz, as
+    train-on-device.sh writes them: a newer torch's checkpoint need not load in Debian's)."""
+    if checkpoint.suffix == ".npz":
+        with np.load(checkpoint) as arrays:
+            return {k: torch.from_numpy(arrays[k].copy()) for k in arrays.files}
+    return torch.load(checkpoint, map_location="cpu")["model"]
+
+
 def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path | None = None) -> None:
     if kind == "reader":
         model, wrap, shape, names = PlateReader(), ExportWrapper, (3, HEIGHT, WIDTH), ("image", "probs")
@@ -45,7 +54,7 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
     else:
         model, wrap, shape, names = PlateVehicleDetector(), PlateVehicleExport, (3, IN_H, IN_W), ("image", "maps", "vehicles")
         meta = {**DETECTOR_META, "vehicles": f"per class ({','.join(VEHICLE_CLASSES)}) heat, then its 3x3 max, log w, log h (input px), offset x, y (cells) at stride 16"}
-    model.load_state_dict(torch.load(checkpoint, map_location="cpu")["model"])
+    model.load_state_dict(load_weights(checkpoint))
     model.eval()
     wrapped = wrap(model).eval()
     example = torch.rand(1, *shape)
