@@ -63,10 +63,10 @@ export interface ModeSettings {
    * (plate ""), grown by `margin` of their width and height at each side. Redaction blurs every
    * plate, read or not, and the detector finds plates the reader cannot read. */
   unreadPlates?: { margin: { x: number; y: number } };
-  /** A plate in a scene that the plate detector's vehicle head puts on no vehicle sends the photo
-   * to the COCO vehicle detector (PlatePipelineOptions.vehicles), whose vehicles it then takes:
-   * the head finds the vehicle under about three plates in four, the COCO detector under nearly
-   * all, at about ten times the head's cost (docs/recognition.md). */
+  /** A plate read in a scene that the plate detector's vehicle head puts on no vehicle sends the
+   * photo to the COCO vehicle detector (PlatePipelineOptions.vehicles), whose vehicles it then
+   * takes: the head finds the vehicle under about three plates in four, the COCO detector under
+   * nearly all, at about ten times the head's cost (docs/recognition.md). */
   vehicleFallback?: boolean;
 }
 

@@ -10,7 +10,7 @@ import { type CandidateReading, type CropRecognizer, rereadCandidates } from './
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateSearch } from './plate-search.js';
 import type { PlateVehicles } from './plate-vehicles.js';
-import { assignVehicles, type VehicleFinder, vehicleHolding } from './vehicle-assignment.js';
+import { assignVehicles, type FoundVehicle, type VehicleFinder, vehicleHolding } from './vehicle-assignment.js';
 import { CLOSE_UP_CHECK_BELOW, CLOSE_UP_CROP_SIDE, isCloseUp, scaledResult } from './close-up.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { CLOSE_UP_ZOOM, DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
@@ -193,6 +193,16 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     return plates;
   }
 
+  /** The head's vehicles, or where a plate read in a scene is on none of them and the mode and
+   * PLATE_VEHICLES allow, the vehicle finder's (plate-vehicles.ts). Unread boxes (redaction) do
+   * not ask: most are not plates. Nobody asked for this look, so if the finder fails the plates
+   * keep the head's vehicles. */
+  async function lookAgainForUnheld(image: RawImage, plates: readonly PlateReading[], mode: ModeSettings, head: FoundVehicle[] | undefined): Promise<FoundVehicle[] | undefined> {
+    if (!vehicleFinder || vehicleLookups !== 'asked' || !mode.vehicleFallback || !isScene(image)) return head;
+    if (plates.every((p) => p.plate === '' || vehicleHolding(p.box, head ?? []))) return head;
+    return vehicleFinder.detect(image).catch(() => head);
+  }
+
   /** A close-up read at a plate crop's size, its boxes given back in the photo's pixels. */
   async function readAsCrop(image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> {
     const scale = CLOSE_UP_CROP_SIDE / Math.max(image.width, image.height);
@@ -233,14 +243,7 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const plates = await runPasses(image, passes, mode, options, detectedPlates, seen);
       const found = await finishedPlates(image, plates, seen, ocr, mode, options);
       const kept = mode.unreadPlates ? withDetectedPlates(found, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : found;
-      let around = vehicles && (await vehicles);
-      // A plate read on no vehicle of the head's: the COCO detector looks (plate-vehicles.ts).
-      // Unread boxes (redaction) do not ask: most are not plates.
-      const unheld = kept.some((p) => p.plate !== '' && !vehicleHolding(p.box, around ?? []));
-      if (vehicleFinder && !wanted && vehicleLookups === 'asked' && mode.vehicleFallback && isScene(image) && unheld) {
-        // Nobody asked for this look: if the detector fails, the plates keep the head's vehicles.
-        around = await vehicleFinder.detect(image).catch(() => around);
-      }
+      const around = wanted ? await vehicles : await lookAgainForUnheld(image, kept, mode, vehicles && (await vehicles));
       return assignVehicles(image, kept, around, {
         strict: options.strictDetection,
         mmc: options.mmc,
