@@ -146,6 +146,16 @@ async function opinionsOf(image: RawImage, readings: readonly CandidateReading[]
   return opinions;
 }
 
+/** The head's vehicles or, where a plate read in a scene is on none of them and the mode looks
+ * again, `finder`'s (PLATE_VEHICLES=asked, plate-vehicles.ts). Unread boxes (redaction) do not
+ * ask: most are not plates. Nobody asked for this look, so if the finder fails the plates keep
+ * the head's vehicles. */
+async function lookAgainForUnheld(image: RawImage, plates: readonly PlateReading[], mode: ModeSettings, head: FoundVehicle[] | undefined, finder: VehicleFinder | undefined): Promise<FoundVehicle[] | undefined> {
+  if (!finder || !mode.vehicleFallback || !isScene(image)) return head;
+  if (plates.every((p) => p.plate === '' || vehicleHolding(p.box, head ?? []))) return head;
+  return finder.detect(image).catch(() => head);
+}
+
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
   const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector, vehicleLookups = 'asked' } = pipelineOptions;
   const cropReader = pipelineOptions.cropReader ?? sceneReader;
@@ -193,16 +203,6 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     return plates;
   }
 
-  /** The head's vehicles, or where a plate read in a scene is on none of them and the mode and
-   * PLATE_VEHICLES allow, the vehicle finder's (plate-vehicles.ts). Unread boxes (redaction) do
-   * not ask: most are not plates. Nobody asked for this look, so if the finder fails the plates
-   * keep the head's vehicles. */
-  async function lookAgainForUnheld(image: RawImage, plates: readonly PlateReading[], mode: ModeSettings, head: FoundVehicle[] | undefined): Promise<FoundVehicle[] | undefined> {
-    if (!vehicleFinder || vehicleLookups !== 'asked' || !mode.vehicleFallback || !isScene(image)) return head;
-    if (plates.every((p) => p.plate === '' || vehicleHolding(p.box, head ?? []))) return head;
-    return vehicleFinder.detect(image).catch(() => head);
-  }
-
   /** A close-up read at a plate crop's size, its boxes given back in the photo's pixels. */
   async function readAsCrop(image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> {
     const scale = CLOSE_UP_CROP_SIDE / Math.max(image.width, image.height);
@@ -243,7 +243,7 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const plates = await runPasses(image, passes, mode, options, detectedPlates, seen);
       const found = await finishedPlates(image, plates, seen, ocr, mode, options);
       const kept = mode.unreadPlates ? withDetectedPlates(found, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : found;
-      const around = wanted ? await vehicles : await lookAgainForUnheld(image, kept, mode, vehicles && (await vehicles));
+      const around = wanted ? await vehicles : await lookAgainForUnheld(image, kept, mode, vehicles && (await vehicles), vehicleLookups === 'asked' ? vehicleFinder : undefined);
       return assignVehicles(image, kept, around, {
         strict: options.strictDetection,
         mmc: options.mmc,
