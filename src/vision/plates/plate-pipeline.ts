@@ -233,7 +233,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       }
       // The COCO vehicle detector where something asks for it (strict detection, make/model/
       // colour, PLATE_VEHICLES=always): it costs more than the plates (plate-vehicles.ts).
-      // Otherwise the vehicles the plate detector found in the same pass, at no cost.
+      // Otherwise the vehicles the plate detector found in the same pass, at no cost, and for
+      // plates read on none of them one look after the plates (lookAgainForUnheld).
       const wanted = vehicleLookups === 'always' || options.strictDetection || options.mmc;
       const vehicles = vehicleFinder && wanted ? vehicleFinder.detect(image) : detection && Promise.resolve(detection.vehicles);
       // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
