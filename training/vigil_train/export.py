@@ -32,7 +32,8 @@ def same_plate_maps(out: Path, plate_only: Path) -> float:
     a, b = cv2.dnn.readNetFromONNX(str(out)), cv2.dnn.readNetFromONNX(str(plate_only))
     a.setInput(x)
     b.setInput(x)
-    return float(np.abs(a.forward("maps") - b.forward()).max())
+    # By name: OpenCV's forward() gives a graph's last output, the vehicle maps where it has both.
+    return float(np.abs(a.forward("maps") - b.forward(onnx.load(str(plate_only)).graph.output[0].name)).max())
 
 
 def load_weights(checkpoint: Path) -> dict[str, torch.Tensor]:
