@@ -51,9 +51,9 @@ def decode(heat: np.ndarray, wh: np.ndarray, off: np.ndarray, threshold: float) 
 @torch.no_grad()
 def evaluate(model: nn.Module, frames: list[Frame], threshold: float = 0.3) -> dict[str, float]:
     found = total = wrong = 0
+    device = next(model.parameters()).device
     for f in frames:
         img, k = letterbox(read_rgb(f.path))
-        device = next(model.parameters()).device
         heat, wh, off = (t.cpu() for t in model(torch.from_numpy(img).permute(2, 0, 1).float()[None].to(device) / 255.0))
         boxes = [tuple(v / k for v in b[:4]) for b in decode(heat.sigmoid()[0, 0].numpy(), wh[0].numpy(), off[0].numpy(), threshold)]
         total += len(f.boxes)

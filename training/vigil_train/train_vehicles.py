@@ -55,9 +55,9 @@ def decode_vehicles(heat: np.ndarray, wh: np.ndarray, off: np.ndarray, threshold
 @torch.no_grad()
 def evaluate(model: PlateVehicleDetector, frames: list[VehicleFrame], threshold: float = 0.3) -> dict[str, float]:
     found = total = wrong = same_class = 0
+    device = next(model.parameters()).device
     for f in frames:
         img, sure, _, _ = placed(f, None)
-        device = next(model.parameters()).device
         out = [t.cpu() for t in model(torch.from_numpy(img).permute(2, 0, 1).float()[None].to(device) / 255.0)]
         boxes = decode_vehicles(out[3].sigmoid()[0].numpy(), out[4][0].numpy(), out[5][0].numpy(), threshold)
         total += len(sure)
