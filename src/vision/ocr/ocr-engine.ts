@@ -8,7 +8,7 @@ import {
 } from '../runtime/onnx-session.js';
 import { createSessionPool, inThreadRunner, type ModelRunner } from '../runtime/session-pool.js';
 import { prepareAngleBatch, upsideDownFlags } from './angle-classifier.js';
-import { ctcGreedyDecode, type DecodedText } from './ctc-decode.js';
+import { ctcGreedyDecode, type DecodedText, trimSpaces } from './ctc-decode.js';
 import { dbPostprocess } from './db-postprocess.js';
 import { prepareDetectionInputAsync } from './det-preprocess.js';
 import { FloatBufferPool } from './float-buffers.js';
@@ -54,20 +54,6 @@ async function createRecognizer(options: OcrEngineOptions): Promise<ModelRunner>
   // One intra-op thread per session: the sessions themselves fill the cores.
   const local = await createOnnxSession(OCR_MODEL_FILES.recognition, { ...options, intraOpNumThreads: 1 });
   return createSessionPool(OCR_MODEL_FILES.recognition, { ...options, workers, local });
-}
-
-function trimSpaces(d: DecodedText): DecodedText {
-  const start = d.text.length - d.text.trimStart().length;
-  const end = d.text.trimEnd().length;
-  if (start === 0 && end === d.text.length) return d;
-  const charConfidences = d.charConfidences.slice(start, end);
-  return {
-    text: d.text.slice(start, end),
-    confidence: charConfidences.length ? charConfidences.reduce((a, b) => a + b, 0) / charConfidences.length : 0,
-    charConfidences,
-    alternatives: d.alternatives.slice(start, end),
-    charSpans: d.charSpans?.slice(start, end),
-  };
 }
 
 /** Crops up to this wide (at height 48) are packed side by side when packing is asked for. */
@@ -188,22 +174,8 @@ class PpOcrEngine implements OcrEngine {
     return flags;
   }
 
-  /** Every text line in the image, read in the layouts line-layouts.ts tries. */
-  async readLines(image: RawImage, options: ReadLinesOptions = {}): Promise<TextLine[]> {
-    const boxes = await this.detect(image, options);
-    const lines = cutLines(image, boxes.map((b) => b.quad), options.vertical ?? true);
-    const { first, toClassify, deferred } = firstVariants(lines, options);
-    if (toClassify.length > 0) applyUpsideDown(toClassify, await this.classifyUpsideDown(toClassify.map((v) => v.crop)));
-    const best = new Map<number, BestReading>();
-    const consider = async (variants: Variant[]) => {
-      keepBest(best, variants, await this.recognizeCrops(variants.map((v) => v.crop), { charset: options.charset, pack: options.pack }));
-    };
-    await consider(first);
-    if (!options.exhaustiveVertical) {
-      const second = secondVariants(lines, first, deferred, best);
-      if (second.length > 0) await consider(second);
-    }
-    return readLinesOut(lines, best, options.minConfidence ?? 0.3);
+  readLines(image: RawImage, options: ReadLinesOptions = {}): Promise<TextLine[]> {
+    return readLinesWith(this, image, options);
   }
 
   private maskFor(charset: string): Uint8Array {
@@ -214,4 +186,39 @@ class PpOcrEngine implements OcrEngine {
     }
     return m;
   }
+}
+
+/** What readLines stands on: text boxes, the upside-down classifier and a line recogniser. */
+type LineParts = Pick<OcrEngine, 'detect' | 'classifyUpsideDown' | 'recognizeCrops'>;
+
+/** Every text line in the image, read in the layouts line-layouts.ts tries. */
+async function readLinesWith(parts: LineParts, image: RawImage, options: ReadLinesOptions): Promise<TextLine[]> {
+  const boxes = await parts.detect(image, options);
+  const lines = cutLines(image, boxes.map((b) => b.quad), options.vertical ?? true);
+  const { first, toClassify, deferred } = firstVariants(lines, options);
+  if (toClassify.length > 0) applyUpsideDown(toClassify, await parts.classifyUpsideDown(toClassify.map((v) => v.crop)));
+  const best = new Map<number, BestReading>();
+  const consider = async (variants: Variant[]) => {
+    keepBest(best, variants, await parts.recognizeCrops(variants.map((v) => v.crop), { charset: options.charset, pack: options.pack }));
+  };
+  await consider(first);
+  if (!options.exhaustiveVertical) {
+    const second = secondVariants(lines, first, deferred, best);
+    if (second.length > 0) await consider(second);
+  }
+  return readLinesOut(lines, best, options.minConfidence ?? 0.3);
+}
+
+/** What reads cut lines: PP-OCR's recogniser, or one of Vigil's own models. */
+export type LineRecognizer = Pick<OcrEngine, 'recognizeCrops'>;
+
+/** `engine` with another recogniser reading its lines (Vigil's identifier reader, say): the same
+ * text boxes, the same layouts and upside-down checks, other readings. */
+export function withLineRecognizer(engine: OcrEngine, recognizer: LineRecognizer): OcrEngine {
+  const parts: LineParts = {
+    detect: (image, options) => engine.detect(image, options),
+    classifyUpsideDown: (crops) => engine.classifyUpsideDown(crops),
+    recognizeCrops: (crops, options) => recognizer.recognizeCrops(crops, options),
+  };
+  return { ...parts, readLines: (image, options = {}) => readLinesWith(parts, image, options) };
 }

@@ -3,7 +3,7 @@ import { writePlanarRgb } from '../image/planar.js';
 import { resizeBilinear } from '../image/warp.js';
 import { ctcGreedyDecode, type DecodedText } from '../ocr/ctc-decode.js';
 import { createOnnxSession, type OnnxSessionOptions, runSingle, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
-import type { CropRecognizer } from './plate-reread.js';
+import type { LineRecognizer } from '../ocr/ocr-engine.js';
 
 /** Input of Vigil's own plate reader (training/vigil_train/model.py): a line or a whole plate,
  * stretched to 160 x 48 RGB, values in [0, 1]. */
@@ -53,10 +53,10 @@ export function withFoldedTwins<T extends Pick<DecodedText, 'text' | 'charConfid
   return { ...d, alternatives };
 }
 
-/** Vigil's trained plate reader as a CropRecognizer: the plate pipeline re-reads its candidate
+/** Vigil's trained plate reader as a line recogniser: the plate pipeline re-reads its candidate
  * lines with it in place of the general text recogniser. One small session on the calling
  * thread (about a millisecond and a half per crop on one core). */
-export async function createPlateTextModel(options: PlateTextModelOptions = {}): Promise<CropRecognizer> {
+export async function createPlateTextModel(options: PlateTextModelOptions = {}): Promise<LineRecognizer> {
   const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
   const chars = ['', ...READER_CHARS];
   return {
