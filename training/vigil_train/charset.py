@@ -19,12 +19,13 @@ def encode(text: str) -> list[int]:
     return [INDEX[c] for c in normalize(text)]
 
 
-def greedy_decode(frame_classes) -> str:
-    """Best class per frame -> text (repeats collapse unless a blank separates them)."""
+def greedy_decode(frame_classes, chars: str = CHARS) -> str:
+    """Best class per frame -> text (repeats collapse unless a blank separates them); class k is
+    chars[k - 1]."""
     out, prev = [], 0
     for k in frame_classes:
         k = int(k)
         if k != prev and k != 0:
-            out.append(CHARS[k - 1])
+            out.append(chars[k - 1])
         prev = k
     return "".join(out)

@@ -27,7 +27,7 @@ def conv(cin: int, cout: int, kernel=(3, 3), padding=(1, 1)) -> nn.Sequential:
 
 
 class PlateReader(nn.Module):
-    def __init__(self, width: int = 1):
+    def __init__(self, width: int = 1, classes: int = CLASSES):
         super().__init__()
         c = [32, 64, 96, 128, 160]
         self.features = nn.Sequential(
@@ -42,7 +42,7 @@ class PlateReader(nn.Module):
             nn.Conv1d(c[4], c[4], 3, padding=2, dilation=2, bias=False), nn.BatchNorm1d(c[4]), nn.ReLU(inplace=True),
         )
         self.dropout = nn.Dropout(0.1)
-        self.classifier = nn.Conv1d(c[4], CLASSES, 1)
+        self.classifier = nn.Conv1d(c[4], classes, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x: N x 3 x 48 x 160, RGB in [0, 1]. Returns log-probabilities N x 40 x CLASSES."""
@@ -68,3 +68,16 @@ class ExportWrapper(nn.Module):
 
 def parameter_count(model: nn.Module) -> int:
     return sum(p.numel() for p in model.parameters())
+
+
+def ctc_loss_of(model: nn.Module, device: torch.device):
+    """The training loss of a reader on (images, targets, lengths) batches: CTC over every frame."""
+    ctc = nn.CTCLoss(blank=0, zero_infinity=True)
+
+    def loss_of(batch) -> torch.Tensor:
+        images, targets, lengths = batch
+        images, targets = images.to(device, non_blocking=True), targets.to(device, non_blocking=True)
+        logp = model(images).permute(1, 0, 2)  # T x N x C
+        frames = torch.full((images.shape[0],), logp.shape[0], dtype=torch.long)
+        return ctc(logp, targets, frames, lengths)
+    return loss_of

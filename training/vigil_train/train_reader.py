@@ -19,7 +19,7 @@ from torch.utils.data import DataLoader, IterableDataset
 
 from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
-from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, parameter_count
+from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, ctc_loss_of, parameter_count
 from .runs import Run, device_of, loader_options, run_arguments, worker_seed
 from .synth import PlateSynth
 from .warm_start import load_onnx_weights
@@ -134,14 +134,7 @@ def main() -> None:
     device = device_of(args.device)
     run.to(device)
     print(f"training on {device}, {args.workers} data workers", flush=True)
-    ctc = nn.CTCLoss(blank=0, zero_infinity=True)
-
-    def loss_of(batch) -> torch.Tensor:
-        images, targets, lengths = batch
-        images, targets = images.to(device, non_blocking=True), targets.to(device, non_blocking=True)
-        logp = model(images).permute(1, 0, 2)  # T x N x C
-        frames = torch.full((images.shape[0],), logp.shape[0], dtype=torch.long)
-        return ctc(logp, targets, frames, lengths)
+    loss_of = ctc_loss_of(model, device)
 
     def validate() -> tuple[float, dict]:
         report = {name: round(accuracy(model, x, texts), 3) for name, (x, texts) in validation.items()}
