@@ -3,6 +3,7 @@
     /usr/bin/python3 -m vigil_train.export --checkpoint runs/reader/best.pt --out ../models/plate-reader.onnx
     /usr/bin/python3 -m vigil_train.export --kind detector --checkpoint runs/detector/best.pt --out ../models/plate-detector.onnx
     /usr/bin/python3 -m vigil_train.export --kind detector-vehicles --checkpoint runs/vehicles/best.pt --out ../models/plate-detector.onnx
+    /usr/bin/python3 -m vigil_train.export --kind identifiers --checkpoint runs/ids/best.pt --out ../models/identifier-reader.onnx
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
     if kind == "reader":
         model, wrap, shape, names = PlateReader(), ExportWrapper, (3, HEIGHT, WIDTH), ("image", "probs")
         meta = {"charset": CHARS, "blank": "0", "input": f"1x3x{HEIGHT}x{WIDTH} RGB in [0,1], stretched", "classes": str(CLASSES)}
+    elif kind == "identifiers":
+        from . import idsynth, train_ids  # the identifier reader: its own classes and input width
+        model, wrap, shape, names = PlateReader(classes=train_ids.CLASSES), ExportWrapper, (3, idsynth.HEIGHT, idsynth.WIDTH), ("image", "probs")
+        meta = {"charset": train_ids.CHARS, "blank": "0", "classes": str(train_ids.CLASSES),
+                "input": f"1x3x{idsynth.HEIGHT}x{idsynth.WIDTH} RGB in [0,1], height 48 at its aspect, left-aligned, padded grey {idsynth.PAD}"}
     elif kind == "detector":
         model, wrap, shape, names = PlateDetector(), DetectorExport, (3, IN_H, IN_W), ("image", "maps")
         meta = DETECTOR_META
@@ -93,7 +99,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", default="runs/reader/best.pt")
     ap.add_argument("--out", default="../models/plate-reader.onnx")
-    ap.add_argument("--kind", choices=["reader", "detector", "detector-vehicles"], default="reader")
+    ap.add_argument("--kind", choices=["reader", "identifiers", "detector", "detector-vehicles"], default="reader")
     ap.add_argument("--same-plates-as", type=Path, help="detector-vehicles: stop unless the plate maps equal this plate-only model's")
     args = ap.parse_args()
     export(Path(args.checkpoint), Path(args.out), args.kind, args.same_plates_as)

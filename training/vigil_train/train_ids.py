@@ -1,0 +1,140 @@
+"""Train the identifier reader (VINs, container codes, trailer and hull numbers, odometer digits);
+resumable, time-boxed, fixed seeds (see runs.py).
+
+    /usr/bin/python3 -m vigil_train.train_ids --run runs/ids --init-plate ../models/plate-reader.onnx --minutes 100
+
+The plate reader's network (model.py) with its own classes: the 36 letters and digits, O and I
+apart (an ISO 6346 owner code needs them), and a space, read at 48 x 384 (96 frames: a VIN and
+its caption fit). Lines come from the third generator (idsynth.py) alone; nothing real is
+trained on, so every real figure is out of sample. `--init-plate` starts from the shipped plate
+reader: its convolutions already know these glyphs; each class takes the plate reader's row
+for its character (O that of 0, I that of 1), the space a fresh one.
+
+Validation (best.pt): 600 fixed lines of the same generator, another seed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, IterableDataset
+
+from . import charset
+from .idsynth import HEIGHT, WIDTH, IdentifierSynth
+from .model import PlateReader, ctc_loss_of, parameter_count
+from .model import ExportWrapper as PlateExportWrapper
+from .runs import Run, device_of, loader_options, run_arguments, worker_seed
+from .warm_start import load_onnx_weights
+
+# Class 0 is the blank; then the characters; the space last, as PP-OCR's tables end.
+CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ "
+CLASSES = len(CHARS) + 1
+INDEX = {c: i + 1 for i, c in enumerate(CHARS)}
+
+
+def encode(text: str) -> list[int]:
+    return [INDEX[c] for c in " ".join(text.upper().split()) if c in INDEX]
+
+
+def decode(frame_classes) -> str:
+    return charset.greedy_decode(frame_classes, CHARS).strip()
+
+
+def tensor(img: np.ndarray) -> torch.Tensor:
+    return torch.from_numpy(np.ascontiguousarray(img)).permute(2, 0, 1).float() / 255.0
+
+
+class Lines(IterableDataset):
+    def __init__(self, seed: int):
+        self.seed = seed
+
+    def __iter__(self):
+        synth = IdentifierSynth(worker_seed(self.seed))
+        while True:
+            img, text = synth.sample()
+            target = encode(text)
+            if target:
+                yield tensor(img), target
+
+
+def collate(batch):
+    images = torch.stack([b[0] for b in batch])
+    targets = torch.tensor([t for b in batch for t in b[1]], dtype=torch.long)
+    lengths = torch.tensor([len(b[1]) for b in batch], dtype=torch.long)
+    return images, targets, lengths
+
+
+def validation_set(seed: int = 12345, n: int = 600) -> tuple[torch.Tensor, list[str]]:
+    synth = IdentifierSynth(seed)
+    samples = [synth.sample() for _ in range(n)]
+    return torch.stack([tensor(s[0]) for s in samples]), [" ".join(s[1].split()) for s in samples]
+
+
+@torch.no_grad()
+def accuracy(model: nn.Module, x: torch.Tensor, texts: list[str], ignore_spaces: bool = False) -> float:
+    right = 0
+    device = next(model.parameters()).device
+    for i in range(0, len(texts), 100):
+        pred = model(x[i:i + 100].to(device)).argmax(-1).cpu()
+        for p, t in zip(pred.tolist(), texts[i:i + 100]):
+            got = decode(p)
+            right += (got.replace(" ", "") == t.replace(" ", "")) if ignore_spaces else got == t
+    return right / max(1, len(texts))
+
+
+@torch.no_grad()
+def init_from_plate_reader(model: PlateReader, path: Path, synth: IdentifierSynth) -> None:
+    """The shipped plate reader's weights, its classifier rows mapped to these classes."""
+    plate = PlateReader()
+    lines = [cv2.resize(synth.render(*synth.text()), (160, 48)) for _ in range(64)]
+    load_onnx_weights(plate, path, torch.stack([tensor(l) for l in lines]), PlateExportWrapper)
+    state = {k: v for k, v in plate.state_dict().items() if not k.startswith("classifier.")}
+    model.load_state_dict(state, strict=False)
+    weight, bias = plate.classifier.weight, plate.classifier.bias
+    new_w, new_b = model.classifier.weight, model.classifier.bias
+    new_w[0], new_b[0] = weight[0], bias[0]
+    for c, k in INDEX.items():
+        source = charset.INDEX.get(charset.normalize(c)) if c != " " else None
+        if source is not None:
+            new_w[k], new_b[k] = weight[source], bias[source]
+        else:  # the space: a fresh row, unlikely at first
+            new_w[k].normal_(0, 0.01)
+            new_b[k] = bias[0] - 4
+    print(f"classifier rows from {path} (O from 0, I from 1, space fresh)", flush=True)
+
+
+def main() -> None:
+    ap = run_arguments(__doc__, run="runs/ids", minutes=100, steps=2400, batch=48, lr=1e-3, warmup=100, seed=31)
+    ap.add_argument("--init-plate", type=Path, help="a fresh run starts from this plate reader (../models/plate-reader.onnx)")
+    args = ap.parse_args()
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    x_val, t_val = validation_set()
+    print(f"validation: {len(t_val)} synthetic lines; {WIDTH // 4} frames per line", flush=True)
+    model = PlateReader(classes=CLASSES)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    run = Run(Path(args.run), model, opt)
+    print(f"parameters: {parameter_count(model)}", flush=True)
+    if args.init_plate and run.step == 0:
+        init_from_plate_reader(model, args.init_plate, IdentifierSynth(args.seed + 5))
+    stream = DataLoader(Lines(args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate, **loader_options(args.workers))
+    device = device_of(args.device)
+    run.to(device)
+    print(f"training on {device}, {args.workers} data workers", flush=True)
+    loss_of = ctc_loss_of(model, device)
+
+    def validate() -> tuple[float, dict]:
+        exact = accuracy(model, x_val, t_val)
+        return exact, {"synth": round(exact, 3), "synth_no_spaces": round(accuracy(model, x_val, t_val, True), 3)}
+
+    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0)
+
+
+if __name__ == "__main__":
+    main()
