@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -14,13 +14,16 @@
  * vins-second, trailers-h-second, trailers-v-second, boats-second; odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
  * when named in --only. --misses prints every miss with what was read. Odometers are also
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
+ * --identifier-model FILE adds a column: the same readers on the same text boxes, the lines read
+ * by Vigil's identifier reader (training/vigil_train/train_ids.py) instead of PP-OCR's recogniser.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OcrType } from '../src/vision/ocr/ocr.types.js';
 import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
-import { createOcrEngine, type OcrEngine } from '../src/vision/ocr/ocr-engine.js';
+import { createOcrEngine, type OcrEngine, withLineRecognizer } from '../src/vision/ocr/ocr-engine.js';
+import { createIdentifierTextModel } from './lib/identifier-text-model.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
 import { secondSyntheticSets } from './lib/ocr-synthetic-second.js';
@@ -38,6 +41,8 @@ const vinCount = Number(flag('vins', '100'));
 const trailerCount = Number(flag('trailers', '20'));
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
 const engine = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
+const identifierModel = flag('identifier-model');
+const trained = identifierModel ? withLineRecognizer(engine, await createIdentifierTextModel({ file: path.resolve(identifierModel), intraOpNumThreads: 1 })) : undefined;
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
 const tess = tessVersion ? createTesseractEngine() : undefined;
 
@@ -127,6 +132,8 @@ async function run(key: string, label: string, type: OcrType, cases: () => Promi
   if (list.length === 0) return console.log(`${label.padEnd(40)} (no data)`);
   const ours = await measure(engine, type, list);
   let line = `${label.padEnd(40)} ${String(list.length).padStart(4)} | ${rate(ours).padEnd(16)} ${times(ours)}`;
+  const mine = trained ? await measure(trained, type, list) : undefined;
+  if (mine) line += ` | ${rate(mine).padEnd(16)} ${times(mine)}`;
   const theirs = tess ? await measure(tess, type, list) : undefined;
   if (theirs) line += ` | ${rate(theirs).padEnd(16)} ${times(theirs)}`;
   console.log(line);
@@ -134,8 +141,10 @@ async function run(key: string, label: string, type: OcrType, cases: () => Promi
   if (ours.sizeTypes.expected) console.log(`    size and type codes: ${ours.sizeTypes.hits}/${ours.sizeTypes.expected}`);
   if (list.some((c) => c.tenths)) console.log(`    without the tenths wheel (either side may leave it out): ${ours.tenthsFreeHits}/${ours.expected}`);
   for (const [half, h] of Object.entries(ours.halves).sort()) console.log(`    ${half} half: ${h.hits}/${h.expected} exact, ${h.tenthsFree}/${h.expected} without the tenths wheel`);
+  if (mine?.tenthsFreeHits) console.log(`    identifier reader without the tenths wheel: ${mine.tenthsFreeHits}/${mine.expected}`);
   if (showMisses) {
     for (const m of ours.misses) console.log(`    miss ${m}`);
+    for (const m of mine?.misses ?? []) console.log(`    identifier reader miss ${m}`);
     for (const m of theirs?.misses ?? []) console.log(`    tesseract miss ${m}`);
   }
 }
@@ -152,7 +161,8 @@ const synth = async () => (synthetic ??= await syntheticSets({ vins: vinCount, i
 console.log(`\nOCR accuracy and speed (${fs.existsSync(data) ? data : 'datasets not found: synthetic only'}); ms measured under whatever else runs on the machine`);
 console.log(tessVersion ? `Tesseract: ${tessVersion} (psm 11 on pictures, psm 7 on crops; Vigil's readers on its words)` : 'tesseract command not installed (or --no-tesseract): no comparison');
 const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
-console.log(tess ? `${head} | ${'Tesseract exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}` : head);
+const column = (name: string) => ` | ${name.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
+console.log(head + (trained ? column('ID reader exact') : '') + (tess ? column('Tesseract exact') : ''));
 
 await run('containers-gate', 'containers-gate (11-char code)', 'shipping_container', () => manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('containers-gate', it), expect: [String(it.code)], box: it.box_xyxy as number[] | undefined, sizeType: it.size_type as string | undefined })) ?? []);
 await run('containers-yard', 'containers-yard (every code)', 'shipping_container', () => manifest('containers-yard')?.items.map((it) => ({ name: String(it.file), bytes: file('containers-yard', it), expect: it.codes as string[] })) ?? []);
