@@ -14,7 +14,7 @@ import random
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from .synth import FONT_GLOBS, LOOK_ALIKES, PlateSynth, _existing
 
@@ -48,7 +48,6 @@ class IdentifierSynth:
         self.np = np.random.default_rng(seed)
         self.fonts = _existing(FONT_GLOBS + EXTRA_FONTS)
         self.plates = PlateSynth(seed + 1)  # its degrade(): blur, noise, night, glare, JPEG
-        self._cache: dict[tuple[str, int], ImageFont.FreeTypeFont] = {}
 
     # ---- strings ----------------------------------------------------------------------
     def text(self) -> tuple[str, str]:
@@ -108,14 +107,6 @@ class IdentifierSynth:
         return "".join(chars)
 
     # ---- drawing ----------------------------------------------------------------------
-    def font(self, path: str, size: int) -> ImageFont.FreeTypeFont:
-        key = (path, size)
-        if key not in self._cache:
-            if len(self._cache) > 300:
-                self._cache.clear()
-            self._cache[key] = ImageFont.truetype(path, size)
-        return self._cache[key]
-
     def _surface(self, kind: str, w: int, h: int) -> tuple[np.ndarray, tuple[int, int, int]]:
         """Background pixels (float RGB) and an ink colour that reads on them."""
         r, g = self.rng, self.np
@@ -153,7 +144,7 @@ class IdentifierSynth:
         r = self.rng
         font_path = r.choice(self.fonts)
         size = 64
-        font = self.font(font_path, size)
+        font = self.plates.font(font_path, size)  # its cache of loaded faces
         cap = max(1, font.getbbox("H")[3] - font.getbbox("H")[1])
         spacing = r.uniform(-0.03, 0.25 if kind != "odometer" else 0.5) * cap
         relaid = r.random() < 0.08  # characters laid side by side from a stack, as the engine re-lays them
