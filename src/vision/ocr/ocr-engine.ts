@@ -128,7 +128,7 @@ class PpOcrEngine implements OcrEngine {
     const slices: Array<typeof order> = [];
     for (let s = 0; s < order.length; s += perBatch) slices.push(order.slice(s, s + perBatch));
     await Promise.all(slices.map(async (slice) => {
-      const batch = prepareRecognitionBatch(slice.map((o) => crops[o.i]!));
+      const batch = prepareRecognitionBatch(slice.map((o) => crops[o.i]!), undefined, options.minWidth);
       const batchWidth = batch.dims[3];
       const out = await this.rec.run(batch.data, batch.dims);
       const [, frames = 0, classes = 0] = out.dims;

@@ -48,6 +48,9 @@ export interface ReadLinesOptions {
 export interface RecognizeOptions {
   charset?: string;
   batchSize?: number;
+  /** Narrowest input in columns at height 48 (default REC_MIN_WIDTH, 320, what PP-OCRv4 was
+   * trained at): a short crop padded to fewer columns costs less to read. */
+  minWidth?: number;
   /** Lay short crops side by side on wide lines and read each line once (default false):
    * cheaper when there are many short crops. */
   pack?: boolean;

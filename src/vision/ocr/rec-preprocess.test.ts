@@ -45,4 +45,19 @@ describe('prepareRecognitionBatch', () => {
     writeNormalised(resizeBilinear(c, Math.ceil((REC_HEIGHT * width) / height), REC_HEIGHT), expected, 0, 320);
     expect(batch.data).toEqual(expected);
   });
+
+  it('pads a short crop to 320 columns, or to the narrower minimum a caller asks for, never below the widest crop', () => {
+    const short = crop(100, REC_HEIGHT);
+    expect(prepareRecognitionBatch([short]).dims[3]).toBe(320);
+    expect(prepareRecognitionBatch([short], REC_HEIGHT, 160).dims[3]).toBe(160);
+    expect(prepareRecognitionBatch([short, crop(200, REC_HEIGHT)], REC_HEIGHT, 160).dims[3]).toBe(200);
+    // The crop's own columns are the same either way; the rest is zero padding.
+    const narrow = prepareRecognitionBatch([short], REC_HEIGHT, 160).data;
+    const wide = prepareRecognitionBatch([short]).data;
+    for (let c = 0; c < 3; c++) {
+      for (let y = 0; y < REC_HEIGHT; y += 7) {
+        for (let x = 0; x < 160; x += 13) expect(narrow[(c * REC_HEIGHT + y) * 160 + x]).toBe(wide[(c * REC_HEIGHT + y) * 320 + x]);
+      }
+    }
+  });
 });

@@ -11,9 +11,10 @@ export function recWidth(img: { width: number; height: number }, maxWidth: numbe
 }
 
 /** Batch of crops as one NCHW tensor: each resized to height 48 keeping its aspect, scaled to
- * [-1, 1] in BGR order, padded with zeros on the right to the widest crop of the batch. */
-export function prepareRecognitionBatch(crops: readonly RawImage[], height = REC_HEIGHT): { data: Float32Array; dims: [number, 3, number, number] } {
-  const maxRatio = Math.max(REC_MIN_WIDTH / height, ...crops.map((c) => c.width / Math.max(1, c.height)));
+ * [-1, 1] in BGR order, padded with zeros on the right to the widest crop of the batch, and to
+ * `minWidth` columns at least. */
+export function prepareRecognitionBatch(crops: readonly RawImage[], height = REC_HEIGHT, minWidth = REC_MIN_WIDTH): { data: Float32Array; dims: [number, 3, number, number] } {
+  const maxRatio = Math.max(minWidth / height, ...crops.map((c) => c.width / Math.max(1, c.height)));
   const batchWidth = Math.ceil(height * maxRatio);
   const plane = height * batchWidth;
   const data = new Float32Array(crops.length * 3 * plane);

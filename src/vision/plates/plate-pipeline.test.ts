@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from './plate.types.js';
-import { completions, createPlatePipeline, type PlateOcr } from './plate-pipeline.js';
+import { completions, createPlatePipeline, type PlateOcr, SECOND_OPINION_MIN_WIDTH } from './plate-pipeline.js';
 import { distinctView } from './plate-modes.js';
 import { bestOfViews, breakTwinTies, twinTie } from './reading-choice.js';
 import { type CropRecognizer, PLATE_CHARSET } from './plate-reread.js';
@@ -27,6 +27,8 @@ const blank = (width: number, height: number): RawImage => {
 function fakeOcr(text: string, confidence: number, doubtfulAt = -1, doubtful = confidence) {
   const detSides: number[] = [];
   const reads: number[] = [];
+  /** The narrowest recogniser input each read asked for (undefined: the recogniser's own). */
+  const minWidths: Array<number | undefined> = [];
   const ocr: PlateOcr = {
     async detect(image, opts) {
       detSides.push(opts?.detLimitSide ?? 960);
@@ -36,8 +38,9 @@ function fakeOcr(text: string, confidence: number, doubtfulAt = -1, doubtful = c
       const quad: Quad = [{ x: cx - 120, y: cy - 25 }, { x: cx + 120, y: cy - 25 }, { x: cx + 120, y: cy + 25 }, { x: cx - 120, y: cy + 25 }];
       return [{ quad, score: 0.9 }];
     },
-    async recognizeCrops(crops) {
+    async recognizeCrops(crops, opts) {
       reads.push(crops.length);
+      minWidths.push(opts?.minWidth);
       return crops.map(() => ({
         text,
         charConfidences: [...text].map((_, i) => (i === doubtfulAt ? doubtful : confidence)),
@@ -45,7 +48,7 @@ function fakeOcr(text: string, confidence: number, doubtfulAt = -1, doubtful = c
       }));
     },
   };
-  return { ocr, detSides, reads };
+  return { ocr, detSides, reads, minWidths };
 }
 
 describe('plate pipeline passes', () => {
@@ -771,6 +774,11 @@ describe('plate readers and the second opinion', () => {
     const res = await createPlatePipeline(engine.ocr, { reader: reader.ocr, secondOpinion: engine.ocr }).read(blank(1280, 720), options());
     expect(res.plates[0]?.plate).toBe('7abc123');
     expect(engine.reads.length).toBeGreaterThan(0);
+    // It reads the plate lines padded to fewer columns than a plate crop is (see SECOND_OPINION_MIN_WIDTH).
+    expect(new Set(engine.minWidths)).toEqual(new Set([SECOND_OPINION_MIN_WIDTH]));
+    const crop = fakeOcr('7ABC123', 0.99);
+    await createPlatePipeline(crop.ocr, { reader: reader.ocr, cropReader: crop.ocr, secondOpinion: crop.ocr }).read(blank(320, 160), options());
+    expect(new Set(crop.minWidths)).toEqual(new Set([undefined]));
   });
 
   it.each(['normal', 'fast'] as const)('%s mode: the second opinion chooses between O and 0 where the reader cannot tell them apart', async (mode) => {

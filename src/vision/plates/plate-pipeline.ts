@@ -131,6 +131,13 @@ async function finishedPlates(image: RawImage, plates: RankedPlate[], seen: read
   return deduped.map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
 }
 
+/** The second opinion (PP-OCR's recogniser) reads a plate line padded to 160 columns rather
+ * than the 320 it was trained at: a line is about 100-200 columns at height 48, and the padding
+ * was most of what it read. On the fit halves at 1080p (2026-11-28) 0.87-0.91 times the time per
+ * photo in regular mode, the same plates read or one more; plate crops, which PP-OCR reads
+ * itself, keep 320 (at 160 it read four fewer of 191). */
+export const SECOND_OPINION_MIN_WIDTH = 160;
+
 /** Each reader's looks at each candidate: the reader's, then, for the lines the mode asks
  * about, the second opinion's. The look rules compare looks of one reader. */
 async function opinionsOf(image: RawImage, readings: readonly CandidateReading[], mode: ModeSettings, judge: LineJudge, secondOpinion: CropRecognizer | undefined): Promise<Looks[][]> {
@@ -141,7 +148,7 @@ async function opinionsOf(image: RawImage, readings: readonly CandidateReading[]
     : (r: CandidateReading) => judge.twinTied(r.views[0] ?? [], r.candidate);
   const unsure = readings.flatMap((r, i) => (ask(r) ? [i] : []));
   if (unsure.length === 0) return opinions;
-  const again = await rereadCandidates(image, unsure.map((i) => readings[i]!.candidate), secondOpinion, { padding: mode.readPadding, secondLook: judge.secondLook });
+  const again = await rereadCandidates(image, unsure.map((i) => readings[i]!.candidate), secondOpinion, { padding: mode.readPadding, secondLook: judge.secondLook, minWidth: SECOND_OPINION_MIN_WIDTH });
   again.forEach((r, k) => opinions[unsure[k]!]!.push(r.views));
   return opinions;
 }

@@ -14,7 +14,7 @@ export const CLOSE_UP_PAD_X = 0.15;
 
 /** What re-reading needs from the OCR engine (src/vision/ocr). */
 export interface CropRecognizer {
-  recognizeCrops(crops: readonly RawImage[], options?: { charset?: string; batchSize?: number }): Promise<Array<{
+  recognizeCrops(crops: readonly RawImage[], options?: { charset?: string; batchSize?: number; minWidth?: number }): Promise<Array<{
     text: string;
     charConfidences: number[];
     alternatives: Array<Array<{ char: string; prob: number }>>;
@@ -142,6 +142,9 @@ export interface RereadOptions {
    * (brightest channel); `firstViews` holds every candidate's first look, by index. Default:
    * every candidate gets both. */
   secondLook?: (firstView: CharOption[][], candidate: PlateCandidate, firstViews: readonly CharOption[][][]) => boolean;
+  /** Narrowest recogniser input in columns at height 48 (RecognizeOptions.minWidth; default the
+   * recogniser's own). */
+  minWidth?: number;
 }
 
 /** Reads every line of every candidate, restricted to plate characters (small print beside the
@@ -154,7 +157,7 @@ export async function rereadCandidates(
   ocr: CropRecognizer,
   options: RereadOptions = {},
 ): Promise<CandidateReading[]> {
-  const reread = new Rereading(image, candidates, ocr, options.padding ?? { x: 0.1, y: 0.05 });
+  const reread = new Rereading(image, candidates, ocr, options.padding ?? { x: 0.1, y: 0.05 }, options.minWidth);
   const all = candidates.map((_, i) => i);
   const ends = await reread.firstLooks();
   const firstViews = all.map((i) => reread.views[i]![0]!);
@@ -209,6 +212,7 @@ class Rereading {
     private readonly candidates: readonly PlateCandidate[],
     private readonly ocr: CropRecognizer,
     private readonly padding: NonNullable<RereadOptions['padding']>,
+    private readonly minWidth?: number,
   ) {
     this.lines = candidates.map((c) => c.lines.map((line) => this.cut(c, line)));
     this.views = candidates.map(() => VIEWS.map(() => []));
@@ -232,7 +236,7 @@ class Rereading {
 
   /** Small batches: the recogniser's cost per crop grows with the batch on two cores. */
   private recognize(crops: RawImage[]) {
-    return this.ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2 });
+    return this.ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2, ...(this.minWidth ? { minWidth: this.minWidth } : {}) });
   }
 
   /** Every candidate's first look (as photographed), and which ends of each one-line candidate's
