@@ -3,6 +3,7 @@ import { writePlanarRgb } from '../../src/vision/image/planar.js';
 import { resizeBilinear } from '../../src/vision/image/warp.js';
 import { createOnnxSession, type OnnxSessionOptions, runSingle } from '../../src/vision/runtime/onnx-session.js';
 import { ctcGreedyDecode, type DecodedText, trimSpaces } from '../../src/vision/ocr/ctc-decode.js';
+import { buildCharTable, charsetMask } from '../../src/vision/ocr/dictionary.js';
 import type { LineRecognizer } from '../../src/vision/ocr/ocr-engine.js';
 
 /** Input of Vigil's identifier reader (training/vigil_train/train_ids.py): one text line at
@@ -14,9 +15,8 @@ export const IDENTIFIER_WIDTH = 384;
 const PAD = 128 / 255;
 
 /** Classes after the CTC blank: letters and digits apart (an ISO 6346 owner code needs O and I),
- * then a space, as PP-OCR's tables end. */
-export const IDENTIFIER_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ ';
-
+ * then a space, as PP-OCR's tables end (buildCharTable adds the blank and the space). */
+const IDENTIFIER_TABLE = buildCharTable([...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'].join('\n'));
 
 export interface IdentifierTextModelOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
   /** The exported model (training/runs/ids/identifier-reader.onnx, say). */
@@ -34,22 +34,16 @@ export function toIdentifierInput(crop: RawImage, out: Float32Array, offset: num
   writePlanarRgb(resizeBilinear(crop, identifierSlotWidth(crop), IDENTIFIER_HEIGHT), out, offset, IDENTIFIER_WIDTH, IDENTIFIER_HEIGHT);
 }
 
-function maskFor(charset: string | undefined, chars: readonly string[]): Uint8Array | undefined {
-  if (!charset) return undefined;
-  const allowed = new Set(charset.toUpperCase());
-  return Uint8Array.from(chars, (c, k) => (k === 0 || allowed.has(c) ? 1 : 0));
-}
-
 /** Vigil's identifier reader (not shipped: bench:ocr --identifier-model) as a line recogniser
  * for the OCR engine (withLineRecognizer):
  * upper-case letters, digits and spaces only, which is all an identifier holds. */
 export async function createIdentifierTextModel(options: IdentifierTextModelOptions): Promise<LineRecognizer> {
   const session = await createOnnxSession(options.file, { intraOpNumThreads: options.intraOpNumThreads, memoryArena: options.memoryArena });
-  const chars = ['', ...IDENTIFIER_CHARS];
+  const { chars } = IDENTIFIER_TABLE;
   const size = 3 * IDENTIFIER_HEIGHT * IDENTIFIER_WIDTH;
   return {
     async recognizeCrops(crops, opts = {}): Promise<DecodedText[]> {
-      const mask = maskFor(opts.charset, chars);
+      const mask = opts.charset ? charsetMask(IDENTIFIER_TABLE, opts.charset) : undefined;
       const results: DecodedText[] = [];
       const perBatch = Math.max(1, opts.batchSize ?? 8);
       for (let s = 0; s < crops.length; s += perBatch) {

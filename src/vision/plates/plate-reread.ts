@@ -236,7 +236,7 @@ class Rereading {
 
   /** Small batches: the recogniser's cost per crop grows with the batch on two cores. */
   private recognize(crops: RawImage[]) {
-    return this.ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2, ...(this.minWidth ? { minWidth: this.minWidth } : {}) });
+    return this.ocr.recognizeCrops(crops, { charset: PLATE_CHARSET, batchSize: 2, minWidth: this.minWidth });
   }
 
   /** Every candidate's first look (as photographed), and which ends of each one-line candidate's
