@@ -19,6 +19,7 @@ import torch
 
 from .charset import CHARS, CLASSES
 from .detector import IN_H, IN_W, VEHICLE_CLASSES, DetectorExport, PlateDetector, PlateVehicleDetector, PlateVehicleExport
+from .dynamic_size import SPATIAL
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader
 
 
@@ -67,8 +68,11 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
     example = torch.rand(1, *shape)
     out.parent.mkdir(parents=True, exist_ok=True)
     outputs = list(names[1:])
+    # A detector's input size is free too (dynamic_size.py): the close-up check runs it smaller.
+    spatial = kind.startswith("detector")
+    axes = {n: {0: "batch", **({2: SPATIAL[n][0], 3: SPATIAL[n][1]} if spatial else {})} for n in names}
     torch.onnx.export(wrapped, example, str(out), opset_version=13, input_names=[names[0]], output_names=outputs,
-                      dynamic_axes={n: {0: "batch"} for n in names}, do_constant_folding=True)
+                      dynamic_axes=axes, do_constant_folding=True)
     graph = onnx.load(str(out))
     onnx.checker.check_model(graph)
     # What the server needs to read the output, stored in the model itself.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { decodePlates, DETECTOR_HEIGHT, DETECTOR_WIDTH, toDetectorInput } from './plate-detector-model.js';
+import { CLOSE_UP_ZOOM, decodePlates, DETECTOR_HEIGHT, DETECTOR_WIDTH, toDetectorInput } from './plate-detector-model.js';
 
 /** Six maps of rows x cols: heat, pooled heat, log w, log h, offset x, offset y. */
 function maps(rows: number, cols: number, peaks: Array<{ x: number; y: number; heat: number; w: number; h: number; ox?: number; oy?: number }>): Float32Array {
@@ -54,5 +54,19 @@ describe('plate detector input', () => {
     expect(input[360 * DETECTOR_WIDTH]).toBeCloseTo(114 / 255, 6);
     // A tall photo is limited by its height.
     expect((await toDetectorInput({ data: Buffer.alloc(768 * 100 * 3), width: 100, height: 768, channels: 3 })).scale).toBe(0.5);
+  });
+
+  it('puts a zoomed photo on a smaller canvas, a multiple of 32 with grey around it, not the whole input', async () => {
+    const photo: RawImage = { data: Buffer.alloc(720 * 1280, 255), width: 1280, height: 720, channels: 1 };
+    const { input, scale, canvas } = await toDetectorInput(photo, CLOSE_UP_ZOOM);
+    // 1280 x 720 at a quarter of the input's scale is 160 x 90, with 64 grey pixels beyond it.
+    expect(scale).toBe(0.125);
+    expect(canvas).toEqual({ width: 224, height: 160 });
+    expect(input).toHaveLength(3 * 224 * 160);
+    expect([input[159], input[89 * 224]]).toEqual([1, 1]);
+    expect(input[160]).toBeCloseTo(114 / 255, 6);
+    expect(input[90 * 224]).toBeCloseTo(114 / 255, 6);
+    // At full zoom the canvas is the whole input.
+    expect((await toDetectorInput(photo)).canvas).toEqual({ width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT });
   });
 });

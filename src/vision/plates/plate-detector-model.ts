@@ -56,18 +56,35 @@ export const VEHICLE_FLOOR = 0.35;
  * enlarged to 1920 px: 0 found as they are, 49 at a third, 60 at a quarter and at a sixth). */
 export const CLOSE_UP_ZOOM = 0.25;
 
-/** The photo as the detector's input (filling `zoom` of it, top left), and the scale from photo
- * to input pixels. A photo shrunk by half or more is shrunk by libvips (cubic), several times
- * faster than in JavaScript on a 1080p photo; its pixels differ from an area average by about
- * one grey level. */
-export async function toDetectorInput(image: RawImage, zoom = 1): Promise<{ input: Float32Array; scale: number }> {
+/** The detector's sides are multiples of this (its coarsest map is at stride 32). */
+const SIDE_STEP = 32;
+
+/** Grey beyond a zoomed photo (CLOSE_UP_ZOOM) on its shrunk canvas, in input pixels: the
+ * canvas's own edge then lies where the detector's view of the photo's edge no longer reaches. */
+const ZOOM_CANVAS_MARGIN = 64;
+
+/** The canvas a photo of `width` x `height` input pixels is placed on: the full input for a photo
+ * that fills it, a smaller one around a zoomed photo (the network is fully convolutional, and the
+ * close-up check's quarter-size photo on the full canvas would be mostly grey, at full cost). */
+export function detectorCanvas(width: number, height: number, zoom: number): { width: number; height: number } {
+  if (zoom >= 1) return { width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT };
+  const side = (content: number, full: number) => Math.min(full, Math.ceil((content + ZOOM_CANVAS_MARGIN) / SIDE_STEP) * SIDE_STEP);
+  return { width: side(width, DETECTOR_WIDTH), height: side(height, DETECTOR_HEIGHT) };
+}
+
+/** The photo as the detector's input (filling `zoom` of it, top left, on the canvas
+ * `detectorCanvas` gives), and the scale from photo to input pixels. A photo shrunk by half or
+ * more is shrunk by libvips (cubic), several times faster than in JavaScript on a 1080p photo;
+ * its pixels differ from an area average by about one grey level. */
+export async function toDetectorInput(image: RawImage, zoom = 1): Promise<{ input: Float32Array; scale: number; canvas: { width: number; height: number } }> {
   const scale = zoom * Math.min(DETECTOR_WIDTH / image.width, DETECTOR_HEIGHT / image.height);
   const w = Math.max(1, Math.round(image.width * scale));
   const h = Math.max(1, Math.round(image.height * scale));
-  const input = new Float32Array(3 * DETECTOR_WIDTH * DETECTOR_HEIGHT).fill(PAD);
+  const canvas = detectorCanvas(w, h, zoom);
+  const input = new Float32Array(3 * canvas.width * canvas.height).fill(PAD);
   const small = scale <= 0.5 ? await resizeWithLibvips(image, w, h, 'cubic') : resizeBilinear(image, w, h);
-  writePlanarRgb(small, input, 0, DETECTOR_WIDTH, DETECTOR_HEIGHT);
-  return { input, scale };
+  writePlanarRgb(small, input, 0, canvas.width, canvas.height);
+  return { input, scale, canvas };
 }
 
 /** CenterNet decoding: a cell is a plate where its heat is a 3x3 maximum (the model outputs the
@@ -94,8 +111,8 @@ export async function createPlateDetector(options: PlateDetectorOptions = {}): P
   const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateDetector, { intraOpNumThreads: options.intraOpNumThreads, memoryArena: options.memoryArena });
   return {
     async detect(image, opts = {}) {
-      const { input, scale } = await toDetectorInput(image, opts.zoom);
-      const outputs = await runOutputs(session, input, [1, 3, DETECTOR_HEIGHT, DETECTOR_WIDTH]);
+      const { input, scale, canvas } = await toDetectorInput(image, opts.zoom);
+      const outputs = await runOutputs(session, input, [1, 3, canvas.height, canvas.width]);
       const { data, dims } = outputs['maps'] ?? Object.values(outputs)[0]!;
       const [, maps, rows, cols] = dims as [number, number, number, number];
       if (maps !== 6) throw new Error(`plate detector model gives ${maps} maps, expected 6`);
