@@ -145,6 +145,7 @@ async function opinionsOf(image: RawImage, readings: readonly CandidateReading[]
   if (!secondOpinion || !mode.secondOpinion) return opinions;
   const ask = mode.secondOpinion === 'unsettled'
     ? (r: CandidateReading) => !r.views.some((v) => judge.settled(v, r.candidate))
+      && judge.worthSecondOpinion(r.views, readings.filter((o) => o !== r).map((o) => o.views))
     : (r: CandidateReading) => judge.twinTied(r.views[0] ?? [], r.candidate);
   const unsure = readings.flatMap((r, i) => (ask(r) ? [i] : []));
   if (unsure.length === 0) return opinions;

@@ -91,6 +91,9 @@ export interface LineJudge {
   settled(chars: CharOption[][], candidate?: PlateCandidate): boolean;
   /** Whether a candidate also gets the brightest channel (RereadOptions.secondLook). */
   secondLook(chars: CharOption[][], candidate: PlateCandidate, all: readonly CharOption[][][]): boolean;
+  /** Whether an unsettled line (its looks `views`) is worth the second opinion, beside the
+   * looks at the photo's other lines (`others`). */
+  worthSecondOpinion(views: readonly CharOption[][][], others: readonly CharOption[][][][]): boolean;
 }
 
 export function createLineJudge(score: (chars: CharOption[][]) => ScoredPlate[], mode: Pick<ModeSettings, 'minLength' | 'secondLookPlateLikeOnly'>): LineJudge {
@@ -125,5 +128,9 @@ export function createLineJudge(score: (chars: CharOption[][]) => ScoredPlate[],
     const plateLike = fullLength(chars).some((r) => r.matched);
     return plateLike || (!mode.secondLookPlateLikeOnly && !all.some((o) => o !== chars && settled(o)));
   };
-  return { ranking, twinTied, settled, secondLook };
+  // As with the second look: a line no look reads as any plate format (a dealer's name, a sign)
+  // is not read again once another line of the photo is a settled plate.
+  const worthSecondOpinion = (views: readonly CharOption[][][], others: readonly CharOption[][][][]) =>
+    views.some((v) => fullLength(v).some((r) => r.matched)) || !others.some((o) => o.some((v) => settled(v)));
+  return { ranking, twinTied, settled, secondLook, worthSecondOpinion };
 }
