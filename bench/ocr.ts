@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --identifier-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-draw N --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -11,7 +11,8 @@
  *
  * Sets: containers-gate, containers-yard, odometers, odometers-rows, vins-na, vins-iso, trailers-h, trailers-v,
  * boats, and from the second generator (bench/lib/ocr-synthetic-second.ts, never tuned on)
- * vins-second, trailers-h-second, trailers-v-second, boats-second; odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
+ * vins-second, trailers-h-second, trailers-v-second, boats-second (--second-draw N: other seeds, a
+ * fresh draw of the same size, for a change made after looking at the quoted draw's misses); odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
  * when named in --only. --misses prints every miss with what was read. Odometers are also
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
  * --identifier-model FILE adds a column: the same readers on the same text boxes, the lines read
@@ -183,7 +184,7 @@ await run('boats', 'synthetic boat numbers (US, CA)', 'boat_reg_number', async (
 // tuned on. --second-out DIR writes its images there to look at.
 let second: Awaited<ReturnType<typeof secondSyntheticSets>> | undefined;
 const synth2 = async () => {
-  second ??= await secondSyntheticSets({ vins: 40, trailers: 40, boats: 20 });
+  second ??= await secondSyntheticSets({ vins: 40, trailers: 40, boats: 20, draw: Number(flag('second-draw', '0')) });
   const out = flag('second-out');
   if (out) {
     fs.mkdirSync(out, { recursive: true });

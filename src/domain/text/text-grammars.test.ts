@@ -25,6 +25,23 @@ describe('VIN', () => {
     expect(resolveVin('1HGCM82633A004352')).toEqual({ vin: '1HGCM82633A004352', valid: true, corrections: 0, checked: true });
   });
 
+  it("tries the recogniser's own other choices before the look-alike table", () => {
+    const conf = Array(17).fill(0.99);
+    const choices = (text: string, at: number, other: string, p: number) =>
+      [...text].map((char, i) => (i === at ? [{ char, prob: 1 - p }, { char: other, prob: p }] : [{ char, prob: 0.99 }]));
+    // A T read as 1: L (the table's first look-alike of 1) passes the same check digit.
+    conf[2] = 0.53;
+    expect(resolveVin('1F1L81XLX57528443', conf)?.vin).toBe('1FLL81XLX57528443');
+    expect(resolveVin('1F1L81XLX57528443', conf, choices('1F1L81XLX57528443', 2, 'T', 0.28))?.vin).toBe('1FTL81XLX57528443');
+    // An 8 read as 3, which the table has no look-alike for.
+    conf[2] = 0.99;
+    conf[15] = 0.75;
+    expect(resolveVin('2T14ZYE2XLY544032', conf)?.valid).toBe(false);
+    expect(resolveVin('2T14ZYE2XLY544032', conf, choices('2T14ZYE2XLY544032', 15, '8', 0.24))).toEqual({ vin: '2T14ZYE2XLY544082', valid: true, corrections: 1, checked: true });
+    // A choice the recogniser barely saw is noise.
+    expect(resolveVin('2T14ZYE2XLY544032', conf, choices('2T14ZYE2XLY544032', 15, '8', 0.01))?.valid).toBe(false);
+  });
+
   it('keeps a European VIN (no check digit) and refuses wrong lengths', () => {
     expect(resolveVin('WVWZZZ1JZXW000001')).toEqual({ vin: 'WVWZZZ1JZXW000001', valid: true, corrections: 0, checked: false });
     expect(resolveVin('1HGCM82633A00435')).toBeUndefined();

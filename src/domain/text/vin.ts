@@ -67,10 +67,18 @@ export interface VinReading {
   checked: boolean;
 }
 
+/** A recogniser's other choices below this probability are noise, not doubt. */
+const OTHER_CHOICE_FLOOR = 0.05;
+
+/** Per position of a reading, the recogniser's choices, best first (its own reading among them). */
+export type ReadChoices = ReadonlyArray<ReadonlyArray<{ char: string; prob: number }>>;
+
 /** Best VIN from an OCR reading: normalised (I, O, Q and letters in the final serial digits as the
- * digits they look like), then, if the check digit fails, the fewest look-alike swaps (least
- * confident characters first) that make it pass. */
-export function resolveVin(text: string, charConfidences: number[] = []): VinReading | undefined {
+ * digits they look like), then, if the check digit fails, the fewest swaps (least confident
+ * characters first) that make it pass: at each position the recogniser's own other choices
+ * (`choices`) first, then the usual look-alikes. A 1 read where the recogniser also saw a T
+ * becomes T before L, though both pass the same check digit (T and L both count 3). */
+export function resolveVin(text: string, charConfidences: number[] = [], choices: ReadChoices = []): VinReading | undefined {
   const raw = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
   if (raw.length !== 17) return undefined;
   let vin = normaliseVin(raw);
@@ -83,7 +91,10 @@ export function resolveVin(text: string, charConfidences: number[] = []): VinRea
   // character (the region, which decides whether a check digit applies) never does.
   const sure = (i: number) => charConfidences.length === 17 && (charConfidences[i] ?? 1) >= 0.85;
   const order = [...Array(17).keys()].filter((i) => i > 0 && !sure(i)).sort((a, b) => (charConfidences[a] ?? 1) - (charConfidences[b] ?? 1));
-  const swaps = (s: string, i: number) => (LOOK_ALIKES[s[i]!] ?? []).map((c) => s.slice(0, i) + c + s.slice(i + 1));
+  const seenAs = (i: number) => (choices.length === 17 ? choices[i]! : [])
+    .filter((o) => o.prob >= OTHER_CHOICE_FLOOR).map((o) => normaliseVin(o.char)).filter((c) => c.length === 1);
+  const swaps = (s: string, i: number) => [...new Set([...seenAs(i), ...(LOOK_ALIKES[s[i]!] ?? [])])]
+    .filter((c) => c !== s[i]).map((c) => s.slice(0, i) + c + s.slice(i + 1));
   for (const i of order) for (const v of swaps(vin, i)) if (isValidVin(v)) return { vin: v, valid: true, corrections: fixed + 1, checked: checked(v) };
   const unsure = order.slice(0, 6);
   for (const i of unsure) {

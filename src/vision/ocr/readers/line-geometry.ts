@@ -35,6 +35,11 @@ export function extentOf(group: Placed[]): { xmin: number; ymin: number; xmax: n
   };
 }
 
+/** Whether two horizontal lines' middles are at about one height: pieces of one row of text. */
+export function onOneRow(a: Placed, b: Placed): boolean {
+  return Math.abs(a.y + a.h / 2 - (b.y + b.h / 2)) < Math.max(a.h, b.h) * 0.7;
+}
+
 /** Lines near each other, in reading order: the pieces of one code painted in parts
  * (owner code, serial and boxed check digit; a VIN split by a sticker edge). */
 export function neighbourGroups(lines: Placed[], maxParts: number): Placed[][] {
@@ -48,7 +53,7 @@ export function neighbourGroups(lines: Placed[], maxParts: number): Placed[][] {
       return Math.abs(a.x + a.w / 2 - (b.x + b.w / 2)) < thick * 0.8 && gapY > -thick && gapY < thick * 3;
     }
     const gapX = b.x - (a.x + a.w);
-    const sameRow = Math.abs(a.y + a.h / 2 - (b.y + b.h / 2)) < Math.max(a.h, b.h) * 0.7 && gapX > -a.h && gapX < Math.max(a.h, b.h) * 3;
+    const sameRow = onOneRow(a, b) && gapX > -a.h && gapX < Math.max(a.h, b.h) * 3;
     const below = b.y > a.y && b.y - (a.y + a.h) < Math.max(a.h, b.h) * 1.5 && Math.abs(a.x - b.x) < Math.max(a.w, b.w);
     return sameRow || below;
   };

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { textImage, verticalTextImage } from '../../../../test/fixtures/text-images.js';
 import { decodeImage } from '../../image/decode.js';
 import { createOcrEngine, type OcrEngine } from '../ocr-engine.js';
+import type { TextLine } from '../ocr.types.js';
 import { readText } from './text-reader.js';
 
 /** Each OCR type end to end on rendered images: engine, grammar, correction. */
@@ -20,6 +21,24 @@ describe('text readers', () => {
       { text: 'GVWR 2948 KG', x: 80, y: 450, size: 40 },
     ]);
     expect(await read('vin', img)).toEqual([{ value: '1M8GDM9AXKP042788', confidence: expect.any(Number), orientation: 'horizontal', box: expect.objectContaining({ xmin: expect.any(Number) }) }]);
+  });
+
+  it('vin: joins the pieces of a VIN side by side, never a caption above it into the number', async () => {
+    // The recogniser's lines as a fake engine gives them: only the readers' choices are tested.
+    const line = (text: string, x: number, y: number, w: number, h: number): TextLine => ({
+      text, confidence: 0.95, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((char) => [{ char, prob: 0.95 }]),
+      box: [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }], orientation: 'horizontal', layout: 'upright',
+    });
+    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines }) as unknown as OcrEngine;
+    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
+    // A box split at a sticker's edge: two pieces on one row.
+    const split = await readText(engineWith([line('1M8GDM9A', 100, 300, 400, 50), line('XKP042788', 520, 302, 450, 50)]), 'vin', photo);
+    expect(split.map((r) => r.value)).toEqual(['1M8GDM9AXKP042788']);
+    // The number's first character lost (a 16-character line) under the caption "CHASSIS NO":
+    // the caption's last letters and the number make a 17-character window that passes for a
+    // VIN from outside North America. No VIN is better than that one.
+    const captioned = await readText(engineWith([line('CHASSIS NO', 400, 200, 300, 40), line('HG3K88R113854697', 160, 260, 800, 60)]), 'vin', photo);
+    expect(captioned).toEqual([]);
   });
 
   it('shipping_container: code in parts with the size/type code and weights, labelled', async () => {

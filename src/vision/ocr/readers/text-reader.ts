@@ -1,9 +1,9 @@
 import { boatRegistration, isFleetNumber, trailerId } from '../../../domain/text/text-types.js';
-import { resolveVin } from '../../../domain/text/vin.js';
+import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
 import type { OcrType, TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
-import { extentOf, meanConfidence, neighbourGroups, placed, type Placed } from './line-geometry.js';
+import { extentOf, meanConfidence, neighbourGroups, onOneRow, placed, type Placed } from './line-geometry.js';
 import { best } from './pick.js';
 import { readContainer } from './container-reader.js';
 import { readOdometer } from './odometer-reader.js';
@@ -43,9 +43,14 @@ function trailerWeight(value: string, p: Placed): number {
 
 function readVin(lines: Placed[]): TextReading[] {
   const found: Array<TextReading & { corrections: number; checked: boolean; whole: boolean }> = [];
-  for (const g of neighbourGroups(lines, 2)) {
+  // A VIN is printed on one line: its pieces (a box split at a sticker's edge) lie side by side.
+  // A caption above it ("CHASSIS NO", "V.I.N.") is no part of it, though a window across both
+  // passes for a VIN where the number itself was misread.
+  const oneRow = (g: Placed[]) => g.every((p, k) => k === 0 || onOneRow(g[k - 1]!, p));
+  for (const g of neighbourGroups(lines, 2).filter(oneRow)) {
     // Characters with their confidences, lines separated by a space.
-    const chars = g.flatMap((p, k) => [...(k ? [{ c: ' ', p: 1 }] : []), ...[...p.line.text].map((c, i) => ({ c, p: p.line.charConfidences[i] ?? 0 }))]);
+    const chars = g.flatMap((p, k) => [...(k ? [{ c: ' ', p: 1, a: [] as ReadChoices[number] }] : []),
+      ...[...p.line.text].map((c, i) => ({ c, p: p.line.charConfidences[i] ?? 0, a: p.line.alternatives[i] ?? [] }))]);
     // A label or a neighbouring word may share the line: drop a "VIN" label, then try every
     // 17-character window of what is left.
     const label = /^.*\bVIN\b[:#]?|^VIN(?=[A-Z0-9]{17})/i.exec(chars.map((x) => x.c).join(''));
@@ -53,7 +58,8 @@ function readVin(lines: Placed[]): TextReading[] {
     const alnum = rest.flatMap((x, i) => (/[A-Za-z0-9]/.test(x.c) ? [{ ...x, endsWord: !/[A-Za-z0-9]/.test(rest[i + 1]?.c ?? ' ') }] : []));
     const text = alnum.map((x) => x.c).join('');
     for (let start = 0; start + 17 <= text.length; start++) {
-      const r = resolveVin(text.slice(start, start + 17), alnum.slice(start, start + 17).map((x) => x.p));
+      const window = alnum.slice(start, start + 17);
+      const r = resolveVin(text.slice(start, start + 17), window.map((x) => x.p), window.map((x) => x.a));
       // A window cut out of a longer word is weaker evidence than a word of its own.
       const whole = (start === 0 || alnum[start - 1]!.endsWord) && alnum[start + 16]!.endsWord;
       if (r?.valid) found.push({ value: r.vin, confidence: meanConfidence(g) * (1 - 0.1 * r.corrections), orientation: g[0]!.line.orientation, box: extentOf(g), corrections: r.corrections, checked: r.checked, whole });
