@@ -54,8 +54,8 @@ export function withFoldedTwins<T extends Pick<DecodedText, 'text' | 'charConfid
 }
 
 /** Vigil's trained plate reader as a line recogniser: the plate pipeline re-reads its candidate
- * lines with it in place of the general text recogniser. One small session on the calling
- * thread (about a millisecond and a half per crop on one core). */
+ * lines with it in place of the general text recogniser. One small session, on one intra-op
+ * thread unless asked for more (about two milliseconds a crop on one core). */
 export async function createPlateTextModel(options: PlateTextModelOptions = {}): Promise<LineRecognizer> {
   const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
   const chars = ['', ...READER_CHARS];
