@@ -126,6 +126,13 @@ describe('trailer, boat', () => {
   ])('trailer %j → %j', (t, r) => expect(trailerId(t)).toBe(r));
   it.each([['53012', true], ['TN200', true], ['R1453B', true], ['SED6625', true], ['CARRIER53', false], ['53FTREEFER', false], ['A1', false]])('fleet number shape %j → %j', (t, r) => expect(isFleetNumber(t)).toBe(r));
   it.each([['CF 1234 AB', 'CF 1234 AB'], ['FL-4567-XY', 'FL 4567 XY'], ['CF1234AB', 'CF 1234 AB'], ['HELLO', undefined]])('boat %j → %j', (t, r) => expect(boatRegistration(t)).toBe(r));
+
+  it.each([
+    ['W16V', 'WI 6 V', 'the I of WI read as 1'],
+    ['0H 5860 VM', 'OH 5860 VM', 'the O of OH read as 0'],
+    ['Q1 23 AB', 'Q123AB', 'Q1 would be QI, no state: kept as a mark'],
+    ['24N43578', '24N43578', 'a Canadian number: no letter where a state code would be'],
+  ])('boat %j → %j (%s)', (t, r) => expect(boatRegistration(t)).toBe(r));
 });
 
 describe('ISO 6346 from per-character options', () => {

@@ -20,6 +20,15 @@ export function isFleetNumber(id: string): boolean {
   return /^[A-Z]{0,4}\d{2,}[A-Z]{0,2}$/.test(id);
 }
 
+/** Who numbers boats in the US (33 CFR 174): the states by their postal codes, California as CF,
+ * and the District of Columbia, Puerto Rico, the Virgin Islands, Guam, American Samoa and the
+ * Northern Mariana Islands (CM). */
+const BOAT_AUTHORITIES = new Set(('AL AK AZ AR CF CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ '
+  + 'NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR VI GU AS CM').split(' '));
+
+/** Digits a recogniser reads for letters of a state code. */
+const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
+
 /** Hull registration numbers. US state numbering (33 CFR 174): two-letter state code, 1 to 4
  * digits, 1 or 2 letters, written with spaces or hyphens (CF 1234 AB). Other countries' small
  * craft use short letter+digit marks, accepted as 4 to 10 alphanumerics with both kinds. */
@@ -27,6 +36,12 @@ export function boatRegistration(text: string): string | undefined {
   const t = text.toUpperCase().replace(/[^A-Z0-9 -]/g, ' ').replace(/\s+/g, ' ').trim();
   const us = /\b([A-Z]{2})[ -]?(\d{1,4})[ -]?([A-Z]{1,2})\b/.exec(t);
   if (us) return `${us[1]} ${us[2]} ${us[3]}`;
+  // A state code's letter read as the digit it looks like (WI 6 V as W16V): the two characters
+  // must make an issuing authority's code once read as letters.
+  for (const m of t.matchAll(/\b([A-Z0-9]{2})[ -]?(\d{1,4})[ -]?([A-Z]{1,2})\b/g)) {
+    const state = [...m[1]!].map((c) => DIGIT_AS_LETTER[c] ?? c).join('');
+    if (/[A-Z]/.test(m[1]!) && BOAT_AUTHORITIES.has(state)) return `${state} ${m[2]} ${m[3]}`;
+  }
   const compact = t.replace(/[ -]/g, '');
   return compact.length >= 4 && compact.length <= 10 && /\d/.test(compact) && /[A-Z]/.test(compact) ? compact : undefined;
 }
