@@ -1,6 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { writePlanarRgb } from '../image/planar.js';
+import { FloatBufferPool } from '../ocr/float-buffers.js';
 import { resizeBilinear } from '../image/warp.js';
 import { createOnnxSession, type OnnxSessionOptions, type OutputTensor, runOutputs, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
 import { decodeVehicles, VEHICLE_MAP_COUNT } from './detector-vehicles.js';
@@ -75,13 +76,14 @@ export function detectorCanvas(width: number, height: number, zoom: number): { w
 /** The photo as the detector's input (filling `zoom` of it, top left, on the canvas
  * `detectorCanvas` gives), and the scale from photo to input pixels. A photo shrunk by half or
  * more is shrunk by libvips (cubic), several times faster than in JavaScript on a 1080p photo;
- * its pixels differ from an area average by about one grey level. */
-export async function toDetectorInput(image: RawImage, zoom = 1): Promise<{ input: Float32Array; scale: number; canvas: { width: number; height: number } }> {
+ * its pixels differ from an area average by about one grey level. `take` lends the buffer
+ * (FloatBufferPool). */
+export async function toDetectorInput(image: RawImage, zoom = 1, take: (n: number) => Float32Array = (n) => new Float32Array(n)): Promise<{ input: Float32Array; scale: number; canvas: { width: number; height: number } }> {
   const scale = zoom * Math.min(DETECTOR_WIDTH / image.width, DETECTOR_HEIGHT / image.height);
   const w = Math.max(1, Math.round(image.width * scale));
   const h = Math.max(1, Math.round(image.height * scale));
   const canvas = detectorCanvas(w, h, zoom);
-  const input = new Float32Array(3 * canvas.width * canvas.height).fill(PAD);
+  const input = take(3 * canvas.width * canvas.height).fill(PAD);
   const small = scale <= 0.5 ? await resizeWithLibvips(image, w, h, 'cubic') : resizeBilinear(image, w, h);
   writePlanarRgb(small, input, 0, canvas.width, canvas.height);
   return { input, scale, canvas };
@@ -109,10 +111,17 @@ export function decodePlates(maps: Float32Array, rows: number, cols: number, sca
 /** Vigil's trained plate detector on the calling thread. */
 export async function createPlateDetector(options: PlateDetectorOptions = {}): Promise<PlateDetector> {
   const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.plateDetector, { intraOpNumThreads: options.intraOpNumThreads, memoryArena: options.memoryArena });
+  // Inputs are 3 MB: lent from run to run rather than left to the garbage collector.
+  const inputs = new FloatBufferPool(2);
   return {
     async detect(image, opts = {}) {
-      const { input, scale, canvas } = await toDetectorInput(image, opts.zoom);
-      const outputs = await runOutputs(session, input, [1, 3, canvas.height, canvas.width]);
+      const { input, scale, canvas } = await toDetectorInput(image, opts.zoom, inputs.take);
+      let outputs: Awaited<ReturnType<typeof runOutputs>>;
+      try {
+        outputs = await runOutputs(session, input, [1, 3, canvas.height, canvas.width]);
+      } finally {
+        inputs.give(input);
+      }
       const { data, dims } = outputs['maps'] ?? Object.values(outputs)[0]!;
       const [, maps, rows, cols] = dims as [number, number, number, number];
       if (maps !== 6) throw new Error(`plate detector model gives ${maps} maps, expected 6`);
