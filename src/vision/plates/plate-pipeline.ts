@@ -13,7 +13,7 @@ import type { PlateVehicles } from './plate-vehicles.js';
 import { assignVehicles, type FoundVehicle, type VehicleFinder, vehicleHolding } from './vehicle-assignment.js';
 import { CLOSE_UP_CHECK_BELOW, CLOSE_UP_CROP_SIDE, isCloseUp, scaledResult } from './close-up.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
-import { CLOSE_UP_ZOOM, DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
+import { CLOSE_UP_ZOOM, DETECTOR_FLOOR, type DetectedPlate, type PlateDetection, type PlateDetector } from './plate-detector-model.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { plateBox, textBounds } from './plate-box.js';
 import { readLegendRegions } from './plate-legend.js';
@@ -164,6 +164,35 @@ async function lookAgainForUnheld(image: RawImage, plates: readonly PlateReading
   return finder.detect(image).catch(() => head);
 }
 
+/** The vehicles for a photo's plates: the COCO vehicle detector's where something asks for them
+ * (strict detection, make/model/colour, PLATE_VEHICLES=always), started now beside the plates:
+ * it costs more than they do (plate-vehicles.ts). Otherwise the vehicles the plate detector's
+ * head found (`head`), at no cost, and for plates read on none of them one look after the
+ * plates (lookAgainForUnheld). */
+function lookForVehicles(image: RawImage, options: PlateReadOptions, finder: VehicleFinder | undefined, lookups: PlateVehicles, head: FoundVehicle[] | undefined) {
+  const wanted = lookups === 'always' || options.strictDetection || options.mmc;
+  const asked = finder && wanted ? finder.detect(image) : undefined;
+  // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
+  asked?.catch(() => undefined);
+  return async (plates: readonly PlateReading[], mode: ModeSettings): Promise<FoundVehicle[] | undefined> => {
+    if (wanted) return asked ? await asked : head;
+    return lookAgainForUnheld(image, plates, mode, head, lookups === 'asked' ? finder : undefined);
+  };
+}
+
+/** The plate detector's look at a photo, once per photo (redaction takes its boxes down to
+ * threshold_d), and whether the photo is a close-up (a phone held to the plate): a plate too
+ * large for the detector, which boxes nothing or pieces of it, unsurely. One look at the photo
+ * shrunk (CLOSE_UP_ZOOM) tells; a close-up's plates are the shrunk look's. */
+async function platesOf(image: RawImage, detector: PlateDetector, mode: ModeSettings, options: PlateReadOptions): Promise<PlateDetection & { closeUp: boolean }> {
+  const detectorOptions = mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {};
+  const detection = await detector.detect(image, detectorOptions);
+  const surest = detection.plates[0]?.score ?? 0;
+  if (surest >= CLOSE_UP_CHECK_BELOW) return { ...detection, closeUp: false };
+  const shrunk = (await detector.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM })).plates;
+  return isCloseUp(image, shrunk, surest) ? { ...detection, plates: shrunk, closeUp: true } : { ...detection, closeUp: false };
+}
+
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
   const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector, vehicleLookups = 'asked' } = pipelineOptions;
   const cropReader = pipelineOptions.cropReader ?? sceneReader;
@@ -222,38 +251,19 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     async read(image, options) {
       const mode = MODES[options.mode] ?? MODES.normal;
       const passes = passesFor(mode, image, !!plateDetector);
-      // The plate detector runs once per photo; redaction takes its boxes down to threshold_d.
-      const detectorOptions = mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {};
       const detecting = plateDetector && passes.some((p) => p.source === 'plates') ? plateDetector : undefined;
-      const detection = detecting ? await detecting.detect(image, detectorOptions) : undefined;
-      let detectedPlates = detection?.plates ?? [];
-      // A close-up (a phone held to the plate) shows a plate too large for the detector, which
-      // boxes nothing or pieces of it, unsurely: one look at the photo shrunk (CLOSE_UP_ZOOM)
-      // tells it from a scene, and a close-up is read as the plate crop it is, at a crop's size.
-      // Redaction reads it as it is instead, with the whole plate's box to return read or not.
-      const surest = detectedPlates[0]?.score ?? 0;
-      if (detecting && surest < CLOSE_UP_CHECK_BELOW) {
-        const shrunk = (await detecting.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM })).plates;
-        if (isCloseUp(image, shrunk, surest)) {
-          if (!mode.unreadPlates) return readAsCrop(image, options);
-          detectedPlates = shrunk;
-        }
-      }
-      // The COCO vehicle detector where something asks for it (strict detection, make/model/
-      // colour, PLATE_VEHICLES=always): it costs more than the plates (plate-vehicles.ts).
-      // Otherwise the vehicles the plate detector found in the same pass, at no cost, and for
-      // plates read on none of them one look after the plates (lookAgainForUnheld).
-      const wanted = vehicleLookups === 'always' || options.strictDetection || options.mmc;
-      const vehicles = vehicleFinder && wanted ? vehicleFinder.detect(image) : detection && Promise.resolve(detection.vehicles);
-      // Awaited after the plates; marked handled now so a failure is not an unhandled rejection.
-      vehicles?.catch(() => undefined);
+      const detection = detecting && (await platesOf(image, detecting, mode, options));
+      // A close-up is read as the plate crop it is, at a crop's size; redaction reads it as it
+      // is instead, with the whole plate's box to return read or not.
+      if (detection?.closeUp && !mode.unreadPlates) return readAsCrop(image, options);
+      const detectedPlates = detection?.plates ?? [];
+      const vehiclesAround = lookForVehicles(image, options, vehicleFinder, vehicleLookups, detection?.vehicles);
       // Every line the passes detected, in photo pixels: legends are looked for among them.
       const seen: DetectedText[] = [];
       const plates = await runPasses(image, passes, mode, options, detectedPlates, seen);
       const found = await finishedPlates(image, plates, seen, ocr, mode, options);
       const kept = mode.unreadPlates ? withDetectedPlates(found, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : found;
-      const around = wanted ? await vehicles : await lookAgainForUnheld(image, kept, mode, vehicles && (await vehicles), vehicleLookups === 'asked' ? vehicleFinder : undefined);
-      return assignVehicles(image, kept, around, {
+      return assignVehicles(image, kept, await vehiclesAround(kept, mode), {
         strict: options.strictDetection,
         mmc: options.mmc,
         colour: vehicleFinder?.dominantColour?.bind(vehicleFinder),
