@@ -67,7 +67,7 @@ const ZOOM_CANVAS_MARGIN = 64;
 /** The canvas a photo of `width` x `height` input pixels is placed on: the full input for a photo
  * that fills it, a smaller one around a zoomed photo (the network is fully convolutional, and the
  * close-up check's quarter-size photo on the full canvas would be mostly grey, at full cost). */
-export function detectorCanvas(width: number, height: number, zoom: number): { width: number; height: number } {
+function detectorCanvas(width: number, height: number, zoom: number): { width: number; height: number } {
   if (zoom >= 1) return { width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT };
   const side = (content: number, full: number) => Math.min(full, Math.ceil((content + ZOOM_CANVAS_MARGIN) / SIDE_STEP) * SIDE_STEP);
   return { width: side(width, DETECTOR_WIDTH), height: side(height, DETECTOR_HEIGHT) };

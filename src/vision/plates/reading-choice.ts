@@ -104,6 +104,8 @@ export function createLineJudge(score: (chars: CharOption[][]) => ScoredPlate[],
     return ranked;
   };
   const fullLength = (chars: CharOption[][]) => ranking(chars).filter((r) => r.plate.length >= mode.minLength);
+  /** A look that reads as some plate format at full length (not a dealer's name, a slogan). */
+  const plateLike = (chars: CharOption[][]) => fullLength(chars).some((r) => r.matched);
   const twinTied = (chars: CharOption[][], candidate: PlateCandidate | undefined) => {
     const [top, ...rest] = fullLength(chars);
     const wide = top && candidate && fontOf(candidate, top.plate.length);
@@ -125,12 +127,11 @@ export function createLineJudge(score: (chars: CharOption[][]) => ScoredPlate[],
     // second look once another line reads as a settled plate, nor ever in fast mode: that
     // look fades an emblem inside a plate, it does not turn other text into one. Plate-like
     // lines still get it: a photo may hold a second plate.
-    const plateLike = fullLength(chars).some((r) => r.matched);
-    return plateLike || (!mode.secondLookPlateLikeOnly && !all.some((o) => o !== chars && settled(o)));
+    return plateLike(chars) || (!mode.secondLookPlateLikeOnly && !all.some((o) => o !== chars && settled(o)));
   };
   // As with the second look: a line no look reads as any plate format (a dealer's name, a sign)
   // is not read again once another line of the photo is a settled plate.
   const worthSecondOpinion = (views: readonly CharOption[][][], others: readonly CharOption[][][][]) =>
-    views.some((v) => fullLength(v).some((r) => r.matched)) || !others.some((o) => o.some((v) => settled(v)));
+    views.some(plateLike) || !others.some((o) => o.some((v) => settled(v)));
   return { ranking, twinTied, settled, secondLook, worthSecondOpinion };
 }
