@@ -78,6 +78,24 @@ export function rectCorners(r: RotatedRect): Point[] {
   ].map(([u, v]) => ({ x: r.cx + u! * c - v! * s, y: r.cy + u! * s + v! * c }));
 }
 
+/** The same four corners, clockwise, from the corner whose edge to the next points most nearly
+ * right: the quad's top edge is then its most horizontal one. orderQuad (PaddleOCR's rule, by
+ * x then y) starts a thin, steep box (a column of characters on a tilted panel) at a bottom
+ * corner and runs its first edge up the long side, so the crop comes out turned a quarter and
+ * is read as a line lying on its side. */
+export function uprightQuad(q: Quad): Quad {
+  const c = { x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 };
+  // Clockwise on screen (y down) is increasing angle.
+  const around = [...q].sort((a, b) => Math.atan2(a.y - c.y, a.x - c.x) - Math.atan2(b.y - c.y, b.x - c.x));
+  const rightward = (k: number) => {
+    const a = around[k]!, b = around[(k + 1) % 4]!;
+    return (b.x - a.x) / (Math.hypot(b.x - a.x, b.y - a.y) || 1);
+  };
+  let start = 0;
+  for (let k = 1; k < 4; k++) if (rightward(k) > rightward(start)) start = k;
+  return [0, 1, 2, 3].map((i) => around[(start + i) % 4]!) as Quad;
+}
+
 /** Orders four points clockwise from the top-left corner (as PaddleOCR's order_points_clockwise). */
 export function orderQuad(points: readonly Point[]): Quad {
   const byX = [...points].sort((a, b) => a.x - b.x);

@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { rotateQuarter, warpQuad } from '../image/warp.js';
 import type { DecodedText } from './ctc-decode.js';
-import { type Quad, quadSize } from './geometry.js';
+import { type Quad, quadSize, uprightQuad } from './geometry.js';
 import type { ReadLinesOptions, TextLine } from './ocr.types.js';
 import { groupCharacterColumns, stackToLine } from './vertical-text.js';
 
@@ -21,9 +21,11 @@ export interface BestReading { d: DecodedText; layout: TextLine['layout']; score
 /** Tall boxes are vertical text (PaddleOCR uses the same 1.5 ratio to rotate crops). */
 const VERTICAL_RATIO = 1.5;
 
-/** Every box cut out of the image; with `vertical`, columns of single characters first. */
+/** Every box cut out of the image; with `vertical`, columns of single characters first, and every
+ * box cut along its most horizontal edge (a steep one is then a tall crop, which is read turned
+ * either way and as a stack). */
 export function cutLines(image: RawImage, boxes: readonly Quad[], vertical: boolean): CutLine[] {
-  let quads = [...boxes];
+  let quads = vertical ? boxes.map(uprightQuad) : [...boxes];
   let columns: Quad[] = [];
   if (vertical) ({ columns, rest: quads } = groupCharacterColumns(quads));
   const lines: CutLine[] = [];
