@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Quad } from './geometry.js';
-import { groupCharacterColumns } from './vertical-text.js';
+import type { RawImage } from '../image/decode.js';
+import { characterRows, groupCharacterColumns, stackToLine } from './vertical-text.js';
 
 const box = (x: number, y: number, w: number, h: number): Quad => [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }];
 
@@ -22,6 +23,12 @@ describe('groupCharacterColumns', () => {
       why: 'two runs of one column that overlap by a character, and a last character below',
       quads: [box(280, 160, 74, 266), box(278, 382, 82, 267), box(282, 650, 72, 111)],
       columns: [box(278, 160, 82, 601)],
+      rest: 0,
+    },
+    {
+      why: 'a narrow character boxed alone between two runs (the 0 of XEV0958) joins them',
+      quads: [box(555, 134, 72, 256), box(555, 400, 35, 74), box(519, 473, 73, 257)],
+      columns: [box(519, 134, 108, 596)],
       rest: 0,
     },
     {
@@ -58,5 +65,48 @@ describe('groupCharacterColumns', () => {
     const out = groupCharacterColumns(quads);
     expect(out.columns).toEqual(columns);
     expect(out.rest).toHaveLength(rest);
+  });
+});
+
+/** A grey column of dark characters, each a block `glyph` rows tall, `gap` rows apart; with
+ * `bridge`, each block is cut across its middle by that many rows, as a stencil font's are. */
+function column(glyphs: number, options: { glyph: number; gap: number; bridge?: number; corner?: number }): RawImage {
+  const width = 60, margin = 10;
+  const height = 2 * margin + glyphs * options.glyph + (glyphs - 1) * options.gap;
+  const data = Buffer.alloc(width * height * 3, 220);
+  for (let k = 0; k < glyphs; k++) {
+    const top = margin + k * (options.glyph + options.gap);
+    const cutFrom = top + Math.floor((options.glyph - (options.bridge ?? 0)) / 2);
+    for (let y = top; y < top + options.glyph; y++) {
+      if (y >= cutFrom && y < cutFrom + (options.bridge ?? 0)) continue;
+      for (let x = 15; x < 45; x++) data.fill(30, (y * width + x) * 3, (y * width + x) * 3 + 3);
+    }
+  }
+  if (options.corner !== undefined) data.fill(options.corner, 0, 3);
+  return { data, width, height, channels: 3 };
+}
+
+describe('characterRows', () => {
+  it('finds one row per character in a plain column', () => {
+    expect(characterRows(column(4, { glyph: 70, gap: 30 }))).toHaveLength(4);
+  });
+
+  it('keeps a stencilled character whole: its bridges are no gap between characters', () => {
+    const rows = characterRows(column(4, { glyph: 70, gap: 30, bridge: 5 }));
+    expect(rows).toHaveLength(4);
+    expect(rows.map(([a, b]) => b - a)).toEqual([70, 70, 70, 70]);
+  });
+
+  it('does not join characters stacked closely: together they are taller than a character stands', () => {
+    expect(characterRows(column(3, { glyph: 70, gap: 5 }))).toHaveLength(3);
+  });
+});
+
+describe('stackToLine', () => {
+  it('fills between the characters with the background, whatever colour the corner pixel has', () => {
+    const line = stackToLine(column(3, { glyph: 70, gap: 30, corner: 0 }))!;
+    // Column 1 lies in the gap before the first character, halfway down.
+    const at = (24 * line.width + 1) * 3;
+    expect([...line.data.subarray(at, at + 3)]).toEqual([220, 220, 220]);
   });
 });

@@ -31,12 +31,19 @@ export function otsuOfHistogram(hist: Float64Array, total: number): number {
   return threshold;
 }
 
-/** Row spans holding ink in an upright column of characters stacked top to bottom. */
-export function characterRows(img: RawImage): Array<[number, number]> {
+/** A gap between ink rows at most this part of the column's width is inside a character: a
+ * stencil font's bridges, a stroke worn through. Characters stacked one under another stand
+ * further apart than that. */
+const STENCIL_BRIDGE = 0.1;
+/** The tallest a character stands in a column, in column widths. */
+const TALLEST_GLYPH = 1.5;
+
+/** Per pixel, 1 where a picture of text has ink: the Otsu class rarer along the border (the
+ * background surrounds the characters). */
+function inkMask(img: RawImage): Uint8Array {
   const gray = toGray(img);
   const { width: w, height: h } = img;
   const t = otsuThreshold(gray);
-  // Ink is the class that is rarer along the border (the background surrounds the characters).
   let borderDark = 0, borderCount = 0;
   for (let x = 0; x < w; x++) {
     borderDark += (gray[x]! <= t ? 1 : 0) + (gray[(h - 1) * w + x]! <= t ? 1 : 0);
@@ -47,6 +54,13 @@ export function characterRows(img: RawImage): Array<[number, number]> {
     borderCount += 2;
   }
   const inkIsDark = borderDark / borderCount < 0.5;
+  return gray.map((v) => ((v <= t) === inkIsDark ? 1 : 0));
+}
+
+/** Row spans holding ink in an upright column of characters stacked top to bottom. */
+export function characterRows(img: RawImage): Array<[number, number]> {
+  const { width: w, height: h } = img;
+  const ink = inkMask(img);
   // Only the middle 80% of columns: box edges often touch neighbouring paint.
   const xa = Math.floor(w * 0.1);
   const xb = Math.ceil(w * 0.9);
@@ -54,8 +68,7 @@ export function characterRows(img: RawImage): Array<[number, number]> {
   for (let y = 0; y < h; y++) {
     let n = 0;
     for (let x = xa; x < xb; x++) {
-      const dark = gray[y * w + x]! <= t;
-      if (dark === inkIsDark) n++;
+      n += ink[y * w + x]!;
     }
     rowInk.push(n);
   }
@@ -70,11 +83,14 @@ export function characterRows(img: RawImage): Array<[number, number]> {
       start = -1;
     }
   }
-  // Merge spans split by a thin gap (a broken stroke), drop specks.
+  // Merge spans split by a thin gap (a broken stroke, a stencil's bridges: small beside the
+  // column's width, which is about a character's), so long as the result is no taller than a
+  // character can be; drop specks.
+  const bridge = Math.max(1, h * 0.01, w * STENCIL_BRIDGE);
   const merged: Array<[number, number]> = [];
   for (const s of spans) {
     const last = merged.at(-1);
-    if (last && s[0] - last[1] <= Math.max(1, h * 0.01)) last[1] = s[1];
+    if (last && s[0] - last[1] <= bridge && s[1] - last[0] <= w * TALLEST_GLYPH) last[1] = s[1];
     else merged.push([s[0], s[1]]);
   }
   const heights = merged.map(([a, b]) => b - a).sort((a, b) => a - b);
@@ -87,6 +103,7 @@ export function characterRows(img: RawImage): Array<[number, number]> {
 export function stackToLine(img: RawImage): RawImage | null {
   const rows = characterRows(img);
   if (rows.length < 2) return null;
+  const background = borderMedian(img);
   const charH = Math.max(...rows.map(([a, b]) => b - a));
   const pad = Math.max(2, Math.round(charH * 0.15));
   const cellH = charH + 2 * pad;
@@ -102,8 +119,9 @@ export function stackToLine(img: RawImage): RawImage | null {
   const outH = 48;
   const ch = img.channels;
   const out = Buffer.alloc(outW * outH * ch);
-  // Background colour: the crop's corner pixel.
-  for (let i = 0; i < outW * outH; i++) for (let c = 0; c < ch; c++) out[i * ch + c] = img.data[c]!;
+  // Between the cells, the crop's background: a fill that differs from it draws an edge at
+  // every cell's side, which reads as a 1.
+  for (let i = 0; i < outW * outH; i++) for (let c = 0; c < ch; c++) out[i * ch + c] = background[c]!;
   let x0 = gap;
   for (const cell of cells) {
     const y0 = Math.max(0, Math.floor((outH - cell.height) / 2));
@@ -114,6 +132,23 @@ export function stackToLine(img: RawImage): RawImage | null {
   }
   return { data: out, width: outW, height: outH, channels: ch };
 }
+
+/** Per channel, the median of a picture's outermost rows and columns: its background where
+ * text stands inside it. */
+function borderMedian(img: RawImage): number[] {
+  const { data, width: w, height: h, channels: ch } = img;
+  const at: number[] = [];
+  for (let x = 0; x < w; x++) at.push(x, (h - 1) * w + x);
+  for (let y = 1; y < h - 1; y++) at.push(y * w, y * w + w - 1);
+  return Array.from({ length: ch }, (_, c) => {
+    const values = at.map((i) => data[i * ch + c]!).sort((a, b) => a - b);
+    return values[values.length >> 1] ?? 0;
+  });
+}
+
+/** Height over width of the narrowest single characters a detector boxes alone (a 1 with
+ * its margins); a taller box holds a run of characters. */
+const SINGLE_GLYPH_RATIO = 2.5;
 
 /** Groups the pieces of a column painted top to bottom into one box: single-character boxes
  * the detector found one by one, and the tall boxes it found for runs of the column (it often
@@ -127,8 +162,10 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
   const height = (b: Bounds) => b.y1 - b.y0;
   const isCharLike = (b: Bounds) => height(b) > 0 && width(b) / height(b) < 1.6 && width(b) / height(b) > 0.25;
   const isTall = (b: Bounds) => height(b) >= width(b) * 1.5;
-  // Height of one character: a box's own height, or for a tall run about its width.
-  const charHeight = (b: Bounds) => (isTall(b) ? Math.min(height(b), width(b) * 1.4) : height(b));
+  // Height of one character: a box's own height, or for a tall run about its width. A tall box
+  // at most SINGLE_GLYPH_RATIO times as tall as wide is one narrow character boxed alone (a 0,
+  // a 1): its own height is the character's.
+  const charHeight = (b: Bounds) => (isTall(b) && height(b) > width(b) * SINGLE_GLYPH_RATIO ? Math.min(height(b), width(b) * 1.4) : height(b));
   const used = new Set<number>();
   const columns: Quad[] = [];
   const sorted = items.filter((it) => isCharLike(it.b) || isTall(it.b)).sort((a, b) => a.b.y0 - b.b.y0);
