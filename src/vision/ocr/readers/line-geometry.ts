@@ -10,10 +10,11 @@ export interface Placed {
 }
 
 /** Full-width letters and digits (the recogniser's dictionary has both forms, and reads a
- * stack of single characters as full-width) as their ASCII forms, one character for one, so
- * per-character confidences stay aligned. */
+ * stack of single characters as full-width) as their ASCII forms, and the multiplication sign
+ * (which its dictionary holds for dimensions, 3×4) as the X it reads it for in an identifier,
+ * one character for one, so per-character confidences stay aligned. */
 export function asciiForms(text: string): string {
-  return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
+  return text.replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u00D7/g, 'X');
 }
 
 /** Axis-aligned extent of each line, in reading order (top to bottom, then left to right);

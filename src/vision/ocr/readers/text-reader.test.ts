@@ -117,4 +117,9 @@ describe('text readers', () => {
     const [r] = await read('trailer_id', await verticalTextImage('53012'));
     expect(r).toMatchObject({ value: '53012', orientation: 'vertical' });
   });
+
+  it('trailer_id: a stacked X is read as the letter, not as a multiplication sign and lost', async () => {
+    const [r] = await read('trailer_id', await verticalTextImage('X340'));
+    expect(r).toMatchObject({ value: 'X340', orientation: 'vertical' });
+  });
 });
