@@ -41,6 +41,14 @@ export function onOneRow(a: Placed, b: Placed): boolean {
   return Math.abs(a.y + a.h / 2 - (b.y + b.h / 2)) < Math.max(a.h, b.h) * 0.7;
 }
 
+/** Whether each line's middle lies within the other's height: pieces of one printed line (a
+ * number split at a sticker's edge). A caption above a number printed larger passes onOneRow,
+ * whose reach grows with the taller line, but its middle lies above the number's top. */
+export function sameLine(a: Placed, b: Placed): boolean {
+  const inside = (p: Placed, q: Placed) => p.y + p.h / 2 >= q.y && p.y + p.h / 2 <= q.y + q.h;
+  return inside(a, b) && inside(b, a);
+}
+
 /** Lines near each other, in reading order: the pieces of one code painted in parts
  * (owner code, serial and boxed check digit; a VIN split by a sticker edge). */
 export function neighbourGroups(lines: Placed[], maxParts: number): Placed[][] {

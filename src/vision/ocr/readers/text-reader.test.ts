@@ -39,6 +39,14 @@ describe('text readers', () => {
     // VIN from outside North America. No VIN is better than that one.
     const captioned = await readText(engineWith([line('CHASSIS NO', 400, 200, 300, 40), line('HG3K88R113854697', 160, 260, 800, 60)]), 'vin', photo);
     expect(captioned).toEqual([]);
+    // A number stamped much larger than its caption ("V.I.N." just above its top edge): the
+    // caption is no part of its line, though their middles are closer than the number is tall.
+    const stamped = await readText(engineWith([line('V.I.N.', 437, 293, 113, 42), line('WBAKTJ0S7ZR825883', 179, 334, 647, 137)]), 'vin', photo);
+    expect(stamped.map((r) => r.value)).toEqual(['WBAKTJ0S7ZR825883']);
+    // A caption alone is no VIN, even where its I, O and last letters made digits would pass
+    // for one (TEH1CLEDENTF1C471): the number under it was not read.
+    const words = await readText(engineWith([line('TEHICLEDENTFICATION WO', 358, 372, 349, 71)]), 'vin', photo);
+    expect(words).toEqual([]);
   });
 
   it('shipping_container: code in parts with the size/type code and weights, labelled', async () => {

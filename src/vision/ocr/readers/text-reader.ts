@@ -3,7 +3,7 @@ import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
 import type { OcrType, TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
-import { extentOf, meanConfidence, neighbourGroups, onOneRow, placed, type Placed } from './line-geometry.js';
+import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, sameLine } from './line-geometry.js';
 import { best } from './pick.js';
 import { readContainer } from './container-reader.js';
 import { readOdometer } from './odometer-reader.js';
@@ -41,12 +41,16 @@ function trailerWeight(value: string, p: Placed): number {
   return Math.min(p.h, p.w) * p.line.confidence * (isFleetNumber(value) ? 1 : 0.5);
 }
 
+/** A window that needs more corrections than this to pass is words read as a VIN (a caption's
+ * I, O and last letters all made digits), not a VIN misread. */
+const MAX_VIN_CORRECTIONS = 3;
+
 function readVin(lines: Placed[]): TextReading[] {
   const found: Array<TextReading & { corrections: number; checked: boolean; whole: boolean }> = [];
   // A VIN is printed on one line: its pieces (a box split at a sticker's edge) lie side by side.
   // A caption above it ("CHASSIS NO", "V.I.N.") is no part of it, though a window across both
   // passes for a VIN where the number itself was misread.
-  const oneRow = (g: Placed[]) => g.every((p, k) => k === 0 || onOneRow(g[k - 1]!, p));
+  const oneRow = (g: Placed[]) => g.every((p, k) => k === 0 || sameLine(g[k - 1]!, p));
   for (const g of neighbourGroups(lines, 2).filter(oneRow)) {
     // Characters with their confidences, lines separated by a space.
     const chars = g.flatMap((p, k) => [...(k ? [{ c: ' ', p: 1, a: [] as ReadChoices[number] }] : []),
@@ -62,7 +66,7 @@ function readVin(lines: Placed[]): TextReading[] {
       const r = resolveVin(text.slice(start, start + 17), window.map((x) => x.p), window.map((x) => x.a));
       // A window cut out of a longer word is weaker evidence than a word of its own.
       const whole = (start === 0 || alnum[start - 1]!.endsWord) && alnum[start + 16]!.endsWord;
-      if (r?.valid) found.push({ value: r.vin, confidence: meanConfidence(g) * (1 - 0.1 * r.corrections), orientation: g[0]!.line.orientation, box: extentOf(g), corrections: r.corrections, checked: r.checked, whole });
+      if (r?.valid && r.corrections <= MAX_VIN_CORRECTIONS) found.push({ value: r.vin, confidence: meanConfidence(g) * (1 - 0.1 * r.corrections), orientation: g[0]!.line.orientation, box: extentOf(g), corrections: r.corrections, checked: r.checked, whole });
     }
   }
   // A check digit that holds beats a shape that fits; then a whole word, fewer corrections,
