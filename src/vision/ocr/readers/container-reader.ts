@@ -4,7 +4,7 @@ import type { RawImage } from '../../image/decode.js';
 import { cropRect, rotateQuarter } from '../../image/warp.js';
 import type { TextLine } from '../ocr.types.js';
 import type { OcrEngine } from '../ocr-engine.js';
-import { extentOf, meanConfidence, neighbourGroups, type Placed, placed } from './line-geometry.js';
+import { extentOf, meanConfidence, neighbourGroups, type Placed, placed, rectQuad, type Region } from './line-geometry.js';
 import { findStackedColumns } from './stacked-columns.js';
 
 /** Detector input for the first pass over a whole photo. */
@@ -172,9 +172,7 @@ function characterOptions(g: Placed[]): CharOptions[] {
   });
 }
 
-interface Region { x: number; y: number; w: number; h: number }
 
-const rectQuad = (r: Region): TextLine['box'] => [{ x: r.x, y: r.y }, { x: r.x + r.w, y: r.y }, { x: r.x + r.w, y: r.y + r.h }, { x: r.x, y: r.y + r.h }];
 
 /** Where the rest of a code should be, around a line that holds part of one: an owner code
  * (three letters and U, J or Z), the start of a code (letters running into digits) or a serial

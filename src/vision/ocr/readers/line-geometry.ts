@@ -28,6 +28,12 @@ export function placed(lines: TextLine[]): Placed[] {
   return out.sort((a, b) => (Math.abs(a.y - b.y) < Math.min(a.h, b.h) / 2 ? a.x - b.x : a.y - b.y));
 }
 
+/** A rectangle of the image, in pixels. */
+export interface Region { x: number; y: number; w: number; h: number }
+
+/** A rectangle's corners as a text box's, clockwise from the top left. */
+export const rectQuad = (r: Region): TextLine['box'] => [{ x: r.x, y: r.y }, { x: r.x + r.w, y: r.y }, { x: r.x + r.w, y: r.y + r.h }, { x: r.x, y: r.y + r.h }];
+
 /** The rectangle around a group of lines, in image pixels. */
 export function extentOf(group: Placed[]): { xmin: number; ymin: number; xmax: number; ymax: number } {
   return {

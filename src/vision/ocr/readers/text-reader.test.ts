@@ -29,7 +29,9 @@ describe('text readers', () => {
       text, confidence: 0.95, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((char) => [{ char, prob: 0.95 }]),
       box: [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }], orientation: 'horizontal', layout: 'upright',
     });
-    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines }) as unknown as OcrEngine;
+    // Where no line holds a VIN, the row around a piece of one is read again: here it reads nothing.
+    const nothing = { text: '', confidence: 0, charConfidences: [], alternatives: [] };
+    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines, recognizeCrops: async (crops: unknown[]) => crops.map(() => nothing) }) as unknown as OcrEngine;
     const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
     // A box split at a sticker's edge: two pieces on one row.
     const split = await readText(engineWith([line('1M8GDM9A', 100, 300, 400, 50), line('XKP042788', 520, 302, 450, 50)]), 'vin', photo);
@@ -47,6 +49,33 @@ describe('text readers', () => {
     // for one (TEH1CLEDENTF1C471): the number under it was not read.
     const words = await readText(engineWith([line('TEHICLEDENTFICATION WO', 358, 372, 349, 71)]), 'vin', photo);
     expect(words).toEqual([]);
+  });
+
+  it("vin: where the text box holds only the number's last characters, the row around it is read again whole", async () => {
+    const line = (text: string, x: number, y: number, w: number, h: number): TextLine => ({
+      text, confidence: 0.96, charConfidences: [...text].map(() => 0.96), alternatives: [...text].map((char) => [{ char, prob: 0.96 }]),
+      box: [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }], orientation: 'horizontal', layout: 'upright',
+    });
+    const asked: Array<{ width: number; height: number }> = [];
+    const engineWith = (lines: TextLine[]) => ({
+      readLines: async () => lines,
+      recognizeCrops: async (crops: Array<{ width: number; height: number }>) => {
+        asked.push(...crops.map(({ width, height }) => ({ width, height })));
+        const { text, confidence, charConfidences, alternatives } = line('TMBMVGDTKHT913435', 0, 0, 1, 1);
+        return [{ text, confidence, charConfidences, alternatives }];
+      },
+    }) as unknown as OcrEngine;
+    const photo = { data: Buffer.alloc(1032 * 773 * 3), width: 1032, height: 773, channels: 3 as const };
+    // A barred stencil font: the detector boxed "T913435" and "CHASSIS NO" above it.
+    const partial = await readText(engineWith([line('CHASSIS NO', 453, 334, 155, 43), line('T913435', 607, 396, 251, 68)]), 'vin', photo);
+    expect(partial.map((r) => r.value)).toEqual(['TMBMVGDTKHT913435']);
+    // One row read again, reaching about ten characters to the left of the piece.
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.width).toBeGreaterThan(251 * 17 / 7);
+    // A VIN read whole in the first place is not read again.
+    asked.length = 0;
+    await readText(engineWith([line('TMBMVGDTKHT913435', 180, 396, 680, 68)]), 'vin', photo);
+    expect(asked).toHaveLength(0);
   });
 
   it('shipping_container: code in parts with the size/type code and weights, labelled', async () => {

@@ -1,0 +1,82 @@
+import type { RawImage } from '../../image/decode.js';
+import { cropRect } from '../../image/warp.js';
+import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
+import type { OcrEngine } from '../ocr-engine.js';
+import type { TextLine, TextReading } from '../ocr.types.js';
+import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, rectQuad, type Region, sameLine } from './line-geometry.js';
+
+/** VINs (ISO 3779) from an image's text lines: every 17-character window of each line and of
+ * pieces side by side, corrected and checked (domain/text/vin.ts). Where none passes, the row
+ * around a line that holds part of a number is read again whole: a stencilled or barred font
+ * can break the text detector's box, which then holds only the number's last characters. */
+export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[]): Promise<TextReading[]> {
+  const found = vinsIn(lines);
+  if (found.length > 0) return found;
+  for (const box of partialVinRows(lines, image).slice(0, 2)) {
+    const [d] = await engine.recognizeCrops([cropRect(image, box.x, box.y, box.w, box.h)], { charset: VIN_CHARSET });
+    if (!d || d.confidence < 0.3) continue;
+    const line: TextLine = { ...d, box: rectQuad(box), orientation: 'horizontal', layout: 'upright' };
+    const again = vinsIn(placed([line]));
+    if (again.length > 0) return again;
+  }
+  return [];
+}
+
+const VIN_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** Rows to read again, best first: around each level line of 5 to 16 letters and digits that
+ * ends in three digits (a VIN's serial does), grown at the line's own character pitch to the
+ * left by the characters it lacks and one and a half more (wide letters, M and W, stand wider
+ * than the digits the pitch was measured on), by one at the right, and by a third of its height
+ * above and below. */
+export function partialVinRows(lines: readonly Placed[], image: { width: number; height: number }): Region[] {
+  const rows: Array<Region & { weight: number }> = [];
+  for (const p of lines) {
+    const text = p.line.text.replace(/[^A-Za-z0-9]/g, '');
+    if (p.line.orientation !== 'horizontal' || text.length < 5 || text.length >= 17 || !/\d{3}$/.test(text)) continue;
+    const pitch = p.w / text.length;
+    const x = Math.max(0, p.x - (17 - text.length + 1.5) * pitch);
+    const y = Math.max(0, p.y - p.h / 3);
+    const right = Math.min(image.width, p.x + p.w + pitch);
+    const bottom = Math.min(image.height, p.y + p.h * 4 / 3);
+    rows.push({ x, y, w: right - x, h: bottom - y, weight: p.line.confidence * text.length });
+  }
+  return rows.sort((a, b) => b.weight - a.weight).map(({ weight: _w, ...r }) => r);
+}
+
+/** A window that needs more corrections than this to pass is words read as a VIN (a caption's
+ * I, O and last letters all made digits), not a VIN misread. */
+const MAX_VIN_CORRECTIONS = 3;
+
+/** The best VIN among the lines (see readVin). */
+function vinsIn(lines: Placed[]): TextReading[] {
+  const found: Array<TextReading & { corrections: number; checked: boolean; whole: boolean }> = [];
+  // A VIN is printed on one line: its pieces (a box split at a sticker's edge) lie side by side.
+  // A caption above it ("CHASSIS NO", "V.I.N.") is no part of it, though a window across both
+  // passes for a VIN where the number itself was misread.
+  const oneRow = (g: Placed[]) => g.every((p, k) => k === 0 || sameLine(g[k - 1]!, p));
+  for (const g of neighbourGroups(lines, 2).filter(oneRow)) {
+    // Characters with their confidences, lines separated by a space.
+    const chars = g.flatMap((p, k) => [...(k ? [{ c: ' ', p: 1, a: [] as ReadChoices[number] }] : []),
+      ...[...p.line.text].map((c, i) => ({ c, p: p.line.charConfidences[i] ?? 0, a: p.line.alternatives[i] ?? [] }))]);
+    // A label or a neighbouring word may share the line: drop a "VIN" label, then try every
+    // 17-character window of what is left.
+    const label = /^.*\bVIN\b[:#]?|^VIN(?=[A-Z0-9]{17})/i.exec(chars.map((x) => x.c).join(''));
+    const rest = chars.slice(label ? label[0].length : 0);
+    const alnum = rest.flatMap((x, i) => (/[A-Za-z0-9]/.test(x.c) ? [{ ...x, endsWord: !/[A-Za-z0-9]/.test(rest[i + 1]?.c ?? ' ') }] : []));
+    const text = alnum.map((x) => x.c).join('');
+    for (let start = 0; start + 17 <= text.length; start++) {
+      const window = alnum.slice(start, start + 17);
+      const r = resolveVin(text.slice(start, start + 17), window.map((x) => x.p), window.map((x) => x.a));
+      // A window cut out of a longer word is weaker evidence than a word of its own.
+      const whole = (start === 0 || alnum[start - 1]!.endsWord) && alnum[start + 16]!.endsWord;
+      if (r?.valid && r.corrections <= MAX_VIN_CORRECTIONS) found.push({ value: r.vin, confidence: meanConfidence(g) * (1 - 0.1 * r.corrections), orientation: g[0]!.line.orientation, box: extentOf(g), corrections: r.corrections, checked: r.checked, whole });
+    }
+  }
+  // A check digit that holds beats a shape that fits; then a whole word, fewer corrections,
+  // then confidence.
+  found.sort((a, b) => Number(b.checked) - Number(a.checked) || Number(b.whole) - Number(a.whole) || a.corrections - b.corrections || b.confidence - a.confidence);
+  const unique = new Map<string, TextReading>();
+  for (const f of found) if (!unique.has(f.value)) unique.set(f.value, { value: f.value, confidence: f.confidence, orientation: f.orientation, box: f.box! });
+  return [...unique.values()].slice(0, 1);
+}
