@@ -109,11 +109,14 @@ def main() -> None:
     ap = run_arguments(__doc__, run="runs/reader", minutes=100, steps=5000, batch=64, lr=2e-3, warmup=400, seed=7)
     ap.add_argument("--synth-share", type=float, default=0.5, help="share of synthetic plates in each batch (the rest real crops)")
     ap.add_argument("--init", type=Path, help="a fresh run starts from this exported model (../models/plate-reader.onnx)")
+    ap.add_argument("--no-us-validation", action="store_true",
+                    help="train on the US validation fifth too (validation is then Brazilian and synthetic plates only): "
+                         "a round from a model that trained on those files keeps them rather than forgetting them")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    crops = load_crops(us_validation=True)
+    crops = load_crops(us_validation=not args.no_us_validation)
     fit = [c for c in crops if c.side == "fit"]
     counts: dict[str, int] = {}
     for c in fit:
