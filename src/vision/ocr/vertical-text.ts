@@ -38,12 +38,12 @@ const STENCIL_BRIDGE = 0.1;
 /** The tallest a character stands in a column, in column widths. */
 const TALLEST_GLYPH = 1.5;
 
-/** Per pixel, 1 where a picture of text has ink: the Otsu class rarer along the border (the
- * background surrounds the characters). */
-function inkMask(img: RawImage): Uint8Array {
+/** Row spans holding ink in an upright column of characters stacked top to bottom. */
+export function characterRows(img: RawImage): Array<[number, number]> {
   const gray = toGray(img);
   const { width: w, height: h } = img;
   const t = otsuThreshold(gray);
+  // Ink is the class that is rarer along the border (the background surrounds the characters).
   let borderDark = 0, borderCount = 0;
   for (let x = 0; x < w; x++) {
     borderDark += (gray[x]! <= t ? 1 : 0) + (gray[(h - 1) * w + x]! <= t ? 1 : 0);
@@ -54,13 +54,6 @@ function inkMask(img: RawImage): Uint8Array {
     borderCount += 2;
   }
   const inkIsDark = borderDark / borderCount < 0.5;
-  return gray.map((v) => ((v <= t) === inkIsDark ? 1 : 0));
-}
-
-/** Row spans holding ink in an upright column of characters stacked top to bottom. */
-export function characterRows(img: RawImage): Array<[number, number]> {
-  const { width: w, height: h } = img;
-  const ink = inkMask(img);
   // Only the middle 80% of columns: box edges often touch neighbouring paint.
   const xa = Math.floor(w * 0.1);
   const xb = Math.ceil(w * 0.9);
@@ -68,7 +61,8 @@ export function characterRows(img: RawImage): Array<[number, number]> {
   for (let y = 0; y < h; y++) {
     let n = 0;
     for (let x = xa; x < xb; x++) {
-      n += ink[y * w + x]!;
+      const dark = gray[y * w + x]! <= t;
+      if (dark === inkIsDark) n++;
     }
     rowInk.push(n);
   }

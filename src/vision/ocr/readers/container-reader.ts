@@ -172,8 +172,6 @@ function characterOptions(g: Placed[]): CharOptions[] {
   });
 }
 
-
-
 /** Where the rest of a code should be, around a line that holds part of one: an owner code
  * (three letters and U, J or Z), the start of a code (letters running into digits) or a serial
  * (five to seven digits). `wide` extends the line

@@ -1,5 +1,6 @@
 import type { RawImage } from '../../image/decode.js';
 import { cropRect } from '../../image/warp.js';
+import { ALPHANUMERIC } from '../dictionary.js';
 import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine, TextReading } from '../ocr.types.js';
@@ -13,7 +14,7 @@ export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[
   const found = vinsIn(lines);
   if (found.length > 0) return found;
   for (const box of partialVinRows(lines, image).slice(0, 2)) {
-    const [d] = await engine.recognizeCrops([cropRect(image, box.x, box.y, box.w, box.h)], { charset: VIN_CHARSET });
+    const [d] = await engine.recognizeCrops([cropRect(image, box.x, box.y, box.w, box.h)], { charset: ALPHANUMERIC });
     if (!d || d.confidence < 0.3) continue;
     const line: TextLine = { ...d, box: rectQuad(box), orientation: 'horizontal', layout: 'upright' };
     const again = vinsIn(placed([line]));
@@ -21,8 +22,6 @@ export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[
   }
   return [];
 }
-
-const VIN_CHARSET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 
 /** Rows to read again, best first: around each level line of 5 to 16 letters and digits that
  * ends in three digits (a VIN's serial does), grown at the line's own character pitch to the
