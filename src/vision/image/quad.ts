@@ -30,3 +30,30 @@ export function quadAxis(q: Quad): Point {
 export function quadCentre(q: readonly Point[]): Point {
   return { x: q.reduce((s, p) => s + p.x, 0) / q.length, y: q.reduce((s, p) => s + p.y, 0) / q.length };
 }
+
+/** Grows a quad around its centre: `px` of its height on the left and right, `py` above and below. */
+export function padQuad(q: Quad, px: number, py: number): Quad {
+  const { x: cx, y: cy } = quadCentre(q);
+  const { width: w, height: h } = quadSize(q);
+  const sx = (w + 2 * px * h) / Math.max(1, w);
+  const sy = (h + 2 * py * h) / Math.max(1, h);
+  // Axes of the quad, so a tilted plate is padded along its own directions.
+  const ex = quadAxis(q);
+  const ey = { x: -ex.y, y: ex.x };
+  return q.map((p) => {
+    const dx = p.x - cx;
+    const dy = p.y - cy;
+    const a = (dx * ex.x + dy * ex.y) * sx;
+    const b = (dx * ey.x + dy * ey.y) * sy;
+    return { x: cx + a * ex.x + b * ey.x, y: cy + a * ex.y + b * ey.y };
+  }) as Quad;
+}
+
+/** Moves a quad's left and right ends outwards along its own axis, by `left` and `right` of
+ * its height. */
+export function widenQuad(q: Quad, left: number, right: number): Quad {
+  const { height: h } = quadSize(q);
+  const ex = quadAxis(q);
+  const move = (p: Quad[number], d: number) => ({ x: p.x + d * h * ex.x, y: p.y + d * h * ex.y });
+  return [move(q[0], -left), move(q[1], right), move(q[2], right), move(q[3], -left)];
+}

@@ -7,7 +7,8 @@ import { countryOf } from '../../domain/plates/region-templates.js';
 import type { DetectedText } from './candidate-finder.js';
 import { overlapRatio } from './plate-dedupe.js';
 import { textBounds } from './plate-box.js';
-import { type CropRecognizer, cutLine, padQuad } from './plate-reread.js';
+import { padQuad } from '../image/quad.js';
+import { type CropRecognizer, cutLine } from './plate-reread.js';
 import type { Quad } from './plate.types.js';
 
 /** A plate as read: its number and where its text stands. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { type CropRecognizer, cutEnds, cutLine, rereadCandidates, wantsWiderLook, WIDER_LOOK_STRETCH, widenedLooks, widenQuad } from './plate-reread.js';
+import { type CropRecognizer, cutEnds, cutLine, rereadCandidates, wantsWiderLook, WIDER_LOOK_STRETCH, widenedLooks } from './plate-reread.js';
+import { widenQuad } from '../image/quad.js';
 import type { CharOption } from './plate-scoring.js';
 import { referenceScale } from './photo-scale.js';
 import type { Quad } from './plate.types.js';

@@ -78,6 +78,40 @@ describe('text readers', () => {
     expect(asked).toHaveLength(0);
   });
 
+  it('vin: a tilted row is read again along its own slope, not as the box around it', async () => {
+    // A dark band 60 px high rising 10 degrees to the right: the number's row on a tilted plate.
+    const width = 1100;
+    const height = 800;
+    const slope = Math.tan((10 * Math.PI) / 180);
+    const centreY = (x: number) => 600 - (x - 100) * slope;
+    const data = Buffer.alloc(width * height * 3, 230);
+    for (let y = 0; y < height; y++) for (let x = 100; x < 1000; x++) if (Math.abs(y - centreY(x)) < 30) data.fill(20, (y * width + x) * 3, (y * width + x) * 3 + 3);
+    const photo = { data, width, height, channels: 3 as const };
+    // The detector boxed only the row's last seven characters, a quad along the band.
+    const tilt = { x: Math.cos((10 * Math.PI) / 180), y: -Math.sin((10 * Math.PI) / 180) };
+    const start = { x: 640, y: centreY(640) };
+    const along = (p: { x: number; y: number }, d: number, up: number) => ({ x: p.x + d * tilt.x + up * tilt.y, y: p.y + d * tilt.y - up * tilt.x });
+    const box: TextLine['box'] = [along(start, 0, 30), along(start, 340, 30), along(start, 340, -30), along(start, 0, -30)];
+    const piece: TextLine = { text: 'T913435', confidence: 0.96, charConfidences: Array(7).fill(0.96), alternatives: [...'T913435'].map((char) => [{ char, prob: 0.96 }]), box, orientation: 'horizontal', layout: 'upright' };
+    const crops: Array<{ data: Buffer; width: number; height: number }> = [];
+    const engine = {
+      readLines: async () => [piece],
+      recognizeCrops: async (cut: Array<{ data: Buffer; width: number; height: number }>) => {
+        crops.push(...cut);
+        return [{ text: '', confidence: 0, charConfidences: [], alternatives: [] }];
+      },
+    } as unknown as OcrEngine;
+    await readText(engine, 'vin', photo);
+    expect(crops.length).toBeGreaterThan(0);
+    const crop = crops[0]!;
+    // A line's crop (60 px and a fifth above and below), mostly the band's dark pixels; the
+    // upright box around the same row would be over 200 px tall and mostly background.
+    expect(crop.height).toBeLessThan(100);
+    let dark = 0;
+    for (let i = 0; i < crop.data.length; i += 3) if (crop.data[i]! < 128) dark++;
+    expect(dark / (crop.width * crop.height)).toBeGreaterThan(0.6);
+  });
+
   it('shipping_container: code in parts with the size/type code and weights, labelled', async () => {
     const img = await textImage([
       { text: 'CSQU', x: 700, y: 200, size: 72, bold: true },

@@ -1,10 +1,11 @@
 import type { RawImage } from '../../image/decode.js';
-import { cropRect } from '../../image/warp.js';
+import { padQuad, type Quad, quadSize, widenQuad } from '../../image/quad.js';
+import { warpQuad } from '../../image/warp.js';
 import { ALPHANUMERIC } from '../dictionary.js';
 import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextLine, TextReading } from '../ocr.types.js';
-import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, rectQuad, type Region, sameLine } from './line-geometry.js';
+import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, sameLine } from './line-geometry.js';
 
 /** VINs (ISO 3779) from an image's text lines: every 17-character window of each line and of
  * pieces side by side, corrected and checked (domain/text/vin.ts). Where none passes, the row
@@ -13,34 +14,36 @@ import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, rectQua
 export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[]): Promise<TextReading[]> {
   const found = vinsIn(lines);
   if (found.length > 0) return found;
-  for (const box of partialVinRows(lines, image).slice(0, 2)) {
-    const [d] = await engine.recognizeCrops([cropRect(image, box.x, box.y, box.w, box.h)], { charset: ALPHANUMERIC });
+  for (const row of partialVinRows(lines).slice(0, 2)) {
+    const { width, height } = quadSize(row);
+    const [d] = await engine.recognizeCrops([warpQuad(image, row, Math.round(width), Math.round(height))], { charset: ALPHANUMERIC });
     if (!d || d.confidence < 0.3) continue;
-    const line: TextLine = { ...d, box: rectQuad(box), orientation: 'horizontal', layout: 'upright' };
+    const line: TextLine = { ...d, box: row, orientation: 'horizontal', layout: 'upright' };
     const again = vinsIn(placed([line]));
     if (again.length > 0) return again;
   }
   return [];
 }
 
-/** Rows to read again, best first: around each level line of 5 to 16 letters and digits that
- * ends in three digits (a VIN's serial does), grown at the line's own character pitch to the
- * left by the characters it lacks and one and a half more (wide letters, M and W, stand wider
- * than the digits the pitch was measured on), by one at the right, and by a third of its height
- * above and below. */
-export function partialVinRows(lines: readonly Placed[], image: { width: number; height: number }): Region[] {
-  const rows: Array<Region & { weight: number }> = [];
+/** Above and below a row read again, in line heights. */
+const ROW_PAD = 0.2;
+
+/** Rows to read again, best first: around each line of 5 to 16 letters and digits that ends in
+ * three digits (a VIN's serial does), grown along its own axis at its own character pitch: to
+ * the left by the characters it lacks and one and a half more (wide letters, M and W, stand
+ * wider than the digits the pitch was measured on), by one at the right, and by ROW_PAD above
+ * and below. Along the line's axis, so a tilted plate's row is cut as a line, not as a box that
+ * holds the caption too. */
+export function partialVinRows(lines: readonly Placed[]): Quad[] {
+  const rows: Array<{ quad: Quad; weight: number }> = [];
   for (const p of lines) {
     const text = p.line.text.replace(/[^A-Za-z0-9]/g, '');
     if (p.line.orientation !== 'horizontal' || text.length < 5 || text.length >= 17 || !/\d{3}$/.test(text)) continue;
-    const pitch = p.w / text.length;
-    const x = Math.max(0, p.x - (17 - text.length + 1.5) * pitch);
-    const y = Math.max(0, p.y - p.h / 3);
-    const right = Math.min(image.width, p.x + p.w + pitch);
-    const bottom = Math.min(image.height, p.y + p.h * 4 / 3);
-    rows.push({ x, y, w: right - x, h: bottom - y, weight: p.line.confidence * text.length });
+    const { width, height } = quadSize(p.line.box);
+    const pitch = width / text.length / Math.max(1, height);
+    rows.push({ quad: padQuad(widenQuad(p.line.box, (17 - text.length + 1.5) * pitch, pitch), 0, ROW_PAD), weight: p.line.confidence * text.length });
   }
-  return rows.sort((a, b) => b.weight - a.weight).map(({ weight: _w, ...r }) => r);
+  return rows.sort((a, b) => b.weight - a.weight).map((r) => r.quad);
 }
 
 /** A window that needs more corrections than this to pass is words read as a VIN (a caption's
