@@ -42,6 +42,34 @@ describe('VIN', () => {
     expect(resolveVin('2T14ZYE2XLY544032', conf, choices('2T14ZYE2XLY544032', 15, '8', 0.01))?.valid).toBe(false);
   });
 
+  it("swaps a sure character to what the recogniser also saw there when nothing else passes, the likeliest first", () => {
+    // A stamped M read as W at 0.94, the M beside it at 0.05: the check digit wants the M.
+    const read = '5NPBNBKZ9GW632811';
+    const choices = [...read].map((char, i) => (i === 10 ? [{ char, prob: 0.94 }, { char: 'M', prob: 0.05 }] : [{ char, prob: 0.99 }]));
+    const sure = Array(17).fill(0.94);
+    expect(resolveVin(read, sure, choices)).toEqual({ vin: '5NPBNBKZ9GM632811', valid: true, corrections: 1, checked: true });
+    // Without that trace of an M, nothing passes.
+    expect(resolveVin(read, sure)?.valid).toBe(false);
+    // Two other choices that both pass: the one seen likelier wins (an 8 read as 3 at 0.87, the
+    // 8 at 0.11, over a C seen at 0.03 beside a D).
+    const threes = '2HGTZGDS2LY460304';
+    const both = [...threes].map((char, i) => (i === 14 ? [{ char, prob: 0.87 }, { char: '8', prob: 0.11 }] : i === 6 ? [{ char, prob: 0.96 }, { char: 'C', prob: 0.03 }] : [{ char, prob: 0.99 }]));
+    expect(isValidVin('2HGTZGCS2LY460304')).toBe(true);
+    expect(resolveVin(threes, Array(17).fill(0.99), both)?.vin).toBe('2HGTZGDS2LY460804');
+  });
+
+  it('outside North America, makes an unknown maker code a known one where the recogniser saw it', () => {
+    const read = 'ZEAMPGDA9L8466632';
+    const choices = (alt: string, p: number) => [...read].map((char, i) => (i === 1 ? [{ char, prob: 1 - p }, { char: alt, prob: p }] : [{ char, prob: 0.99 }]));
+    // Fiat's ZFA, with an F seen beside the E.
+    expect(resolveVin(read, Array(17).fill(0.99), choices('F', 0.08))).toEqual({ vin: 'ZFAMPGDA9L8466632', valid: true, corrections: 1, checked: false });
+    // An alternative that makes no known maker, or one barely seen, changes nothing.
+    expect(resolveVin(read, Array(17).fill(0.99), choices('R', 0.08))?.vin).toBe(read);
+    expect(resolveVin(read, Array(17).fill(0.99), choices('F', 0.01))?.vin).toBe(read);
+    // A known maker is kept whatever else the recogniser saw.
+    expect(resolveVin('ZFAMPGDA9L8466632', Array(17).fill(0.99), [...'ZFAMPGDA9L8466632'].map((char, i) => (i === 1 ? [{ char, prob: 0.6 }, { char: 'E', prob: 0.4 }] : [{ char, prob: 0.99 }])))?.vin).toBe('ZFAMPGDA9L8466632');
+  });
+
   it('keeps a European VIN (no check digit) and refuses wrong lengths', () => {
     expect(resolveVin('WVWZZZ1JZXW000001')).toEqual({ vin: 'WVWZZZ1JZXW000001', valid: true, corrections: 0, checked: false });
     expect(resolveVin('1HGCM82633A00435')).toBeUndefined();

@@ -1,6 +1,8 @@
 /** Vehicle identification numbers (ISO 3779): 17 characters, never I, O or Q. North American
  * VINs carry a check digit in position 9, which lets a reader choose among look-alikes. */
 
+import { isKnownWmi } from './vin-wmi.js';
+
 const TRANSLITERATION: Record<string, number> = {
   A: 1, B: 2, C: 3, D: 4, E: 5, F: 6, G: 7, H: 8, J: 1, K: 2, L: 3, M: 4, N: 5, P: 7, R: 9, S: 2,
   T: 3, U: 4, V: 5, W: 6, X: 7, Y: 8, Z: 9,
@@ -83,6 +85,7 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
   if (raw.length !== 17) return undefined;
   let vin = normaliseVin(raw);
   vin = vin.slice(0, 14) + [...vin.slice(14)].map((c) => TO_DIGIT[c] ?? c).join('');
+  vin = withKnownMaker(vin, choices);
   const fixed = [...vin].filter((c, i) => c !== raw[i]).length;
   const checked = (v: string) => isNorthAmerican(v);
   if (isValidVin(vin)) return { vin, valid: true, corrections: fixed, checked: checked(vin) };
@@ -100,5 +103,37 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
   for (const i of unsure) {
     for (const v1 of swaps(vin, i)) for (const j of unsure) if (j > i) for (const v2 of swaps(v1, j)) if (isValidVin(v2)) return { vin: v2, valid: true, corrections: fixed + 2, checked: checked(v2) };
   }
+  const surest = likeliestSureSwap(vin, choices);
+  if (surest) return { vin: surest, valid: true, corrections: fixed + 1, checked: checked(surest) };
   return isVinShape(vin) ? { vin, valid: false, corrections: fixed, checked: false } : undefined;
+}
+
+/** Outside North America (no check digit) a maker code nobody registered, where the recogniser
+ * also saw, in its second or third character, what makes it a known one, is that one: ZEA with
+ * an F beside the E is Fiat's ZFA. The first character (the region) stays. */
+function withKnownMaker(vin: string, choices: ReadChoices): string {
+  if (isNorthAmerican(vin) || isKnownWmi(vin) || choices.length !== 17) return vin;
+  const makers = [1, 2].flatMap((i) => choices[i]!
+    .filter((o) => o.prob >= OTHER_CHOICE_FLOOR)
+    .map((o) => ({ vin: vin.slice(0, i) + normaliseVin(o.char) + vin.slice(i + 1), prob: o.prob }))
+    .filter((s) => s.vin.length === 17 && isKnownWmi(s.vin)));
+  return makers.sort((a, b) => b.prob - a.prob)[0]?.vin ?? vin;
+}
+
+/** A sure character's other choices at or above this probability are a misread's trace: a
+ * stamped M read as W at 0.94 keeps the M at 0.05. */
+const SURE_SWAP_FLOOR = 0.02;
+
+/** Last resort where no swap of an unsure character passes: one swap anywhere but the first
+ * character, to what the recogniser also saw there, however sure it was; of those that pass,
+ * the one it saw likeliest. */
+function likeliestSureSwap(vin: string, choices: ReadChoices): string | undefined {
+  if (choices.length !== 17) return undefined;
+  const passing = [...Array(17).keys()].slice(1).flatMap((i) => choices[i]!
+    .filter((o) => o.prob >= SURE_SWAP_FLOOR)
+    .map((o) => ({ c: normaliseVin(o.char), prob: o.prob }))
+    .filter(({ c }) => c.length === 1 && c !== vin[i])
+    .map(({ c, prob }) => ({ vin: vin.slice(0, i) + c + vin.slice(i + 1), prob })))
+    .filter((s) => isValidVin(s.vin));
+  return passing.sort((a, b) => b.prob - a.prob)[0]?.vin;
 }
