@@ -58,7 +58,7 @@ describe('VIN', () => {
     expect(resolveVin(threes, Array(17).fill(0.99), both)?.vin).toBe('2HGTZGDS2LY460804');
   });
 
-  it('outside North America, makes an unknown maker code a known one where the recogniser saw it', () => {
+  it('makes an unknown maker code a known one where the recogniser saw it', () => {
     const read = 'ZEAMPGDA9L8466632';
     const choices = (alt: string, p: number) => [...read].map((char, i) => (i === 1 ? [{ char, prob: 1 - p }, { char: alt, prob: p }] : [{ char, prob: 0.99 }]));
     // Fiat's ZFA, with an F seen beside the E.
@@ -66,6 +66,13 @@ describe('VIN', () => {
     // An alternative that makes no known maker, or one barely seen, changes nothing.
     expect(resolveVin(read, Array(17).fill(0.99), choices('R', 0.08))?.vin).toBe(read);
     expect(resolveVin(read, Array(17).fill(0.99), choices('F', 0.01))?.vin).toBe(read);
+    // The first character too, where the VIN then holds: a 1 read as T (Honda's 1HG, which
+    // makes it North American: its check digit passes), a W read as N (Mercedes' WDB).
+    const first = (text: string, alt: string, p: number) => [...text].map((char, i) => (i === 0 ? [{ char, prob: 1 - p }, { char: alt, prob: p }] : [{ char, prob: 0.99 }]));
+    expect(resolveVin('THG71MSE0H5842543', Array(17).fill(0.99), first('THG71MSE0H5842543', '1', 0.17))).toEqual({ vin: '1HG71MSE0H5842543', valid: true, corrections: 1, checked: true });
+    expect(resolveVin('NDB1L3A2ME4749962', Array(17).fill(0.99), first('NDB1L3A2ME4749962', 'W', 0.22))?.vin).toBe('WDB1L3A2ME4749962');
+    // Not where the check digit then fails: a known maker alone does not make a North American VIN.
+    expect(resolveVin('THG71MSE0H5842544', Array(17).fill(0.99), first('THG71MSE0H5842544', '1', 0.17))?.vin).toBe('THG71MSE0H5842544');
     // A known maker is kept whatever else the recogniser saw.
     expect(resolveVin('ZFAMPGDA9L8466632', Array(17).fill(0.99), [...'ZFAMPGDA9L8466632'].map((char, i) => (i === 1 ? [{ char, prob: 0.6 }, { char: 'E', prob: 0.4 }] : [{ char, prob: 0.99 }])))?.vin).toBe('ZFAMPGDA9L8466632');
   });

@@ -108,15 +108,16 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
   return isVinShape(vin) ? { vin, valid: false, corrections: fixed, checked: false } : undefined;
 }
 
-/** Outside North America (no check digit) a maker code nobody registered, where the recogniser
- * also saw, in its second or third character, what makes it a known one, is that one: ZEA with
- * an F beside the E is Fiat's ZFA. The first character (the region) stays. */
+/** A maker code nobody registered, where the recogniser also saw what makes it a known one, is
+ * that one (ZEA with an F beside the E is Fiat's ZFA; THG with a 1 beside the T, Honda's 1HG),
+ * provided the VIN then holds: its check digit where the first character makes it North
+ * American, its structure elsewhere. Of several, the one the recogniser saw likeliest. */
 function withKnownMaker(vin: string, choices: ReadChoices): string {
-  if (isNorthAmerican(vin) || isKnownWmi(vin) || choices.length !== 17) return vin;
-  const makers = [1, 2].flatMap((i) => choices[i]!
+  if (isKnownWmi(vin) || choices.length !== 17) return vin;
+  const makers = [0, 1, 2].flatMap((i) => choices[i]!
     .filter((o) => o.prob >= OTHER_CHOICE_FLOOR)
     .map((o) => ({ vin: vin.slice(0, i) + normaliseVin(o.char) + vin.slice(i + 1), prob: o.prob }))
-    .filter((s) => s.vin.length === 17 && isKnownWmi(s.vin)));
+    .filter((s) => s.vin.length === 17 && isKnownWmi(s.vin) && (isNorthAmerican(s.vin) ? isValidVin(s.vin) : hasVinStructure(s.vin))));
   return makers.sort((a, b) => b.prob - a.prob)[0]?.vin ?? vin;
 }
 
