@@ -69,8 +69,9 @@ describe('groupCharacterColumns', () => {
 });
 
 /** A grey column of dark characters, each a block `glyph` rows tall, `gap` rows apart; with
- * `bridge`, each block is cut across its middle by that many rows, as a stencil font's are. */
-function column(glyphs: number, options: { glyph: number; gap: number; bridge?: number; corner?: number }): RawImage {
+ * `bridge`, each block is cut across its middle by that many rows, as a stencil font's are;
+ * with `bar`, a dark line 3 px wide at the right, over those rows. */
+function column(glyphs: number, options: { glyph: number; gap: number; bridge?: number; corner?: number; bar?: { from: number; to: number } }): RawImage {
   const width = 60, margin = 10;
   const height = 2 * margin + glyphs * options.glyph + (glyphs - 1) * options.gap;
   const data = Buffer.alloc(width * height * 3, 220);
@@ -82,6 +83,7 @@ function column(glyphs: number, options: { glyph: number; gap: number; bridge?: 
       for (let x = 15; x < 45; x++) data.fill(30, (y * width + x) * 3, (y * width + x) * 3 + 3);
     }
   }
+  if (options.bar) for (let y = options.bar.from; y < options.bar.to; y++) data.fill(30, (y * width + 52) * 3, (y * width + 55) * 3);
   if (options.corner !== undefined) data.fill(options.corner, 0, 3);
   return { data, width, height, channels: 3 };
 }
@@ -108,5 +110,13 @@ describe('stackToLine', () => {
     // Column 1 lies in the gap before the first character, halfway down.
     const at = (24 * line.width + 1) * 3;
     expect([...line.data.subarray(at, at + 3)]).toEqual([220, 220, 220]);
+  });
+
+  it('paints over a bar or seam beside the column, taller than any character: it is read as a 1', () => {
+    const plain = stackToLine(column(4, { glyph: 70, gap: 30 }))!;
+    // A bar from the second character's top to the column's foot, at the crop's right side.
+    expect(stackToLine(column(4, { glyph: 70, gap: 30, bar: { from: 110, to: 390 } }))).toEqual(plain);
+    // A mark no taller than a character may be one: it stays.
+    expect(stackToLine(column(4, { glyph: 70, gap: 30, bar: { from: 210, to: 270 } }))).not.toEqual(plain);
   });
 });

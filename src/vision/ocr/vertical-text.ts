@@ -38,12 +38,12 @@ const STENCIL_BRIDGE = 0.1;
 /** The tallest a character stands in a column, in column widths. */
 const TALLEST_GLYPH = 1.5;
 
-/** Row spans holding ink in an upright column of characters stacked top to bottom. */
-export function characterRows(img: RawImage): Array<[number, number]> {
+/** Ink pixels (1) of an upright column of characters: Otsu's threshold, the ink being the class
+ * rarer along the border (the background surrounds the characters). */
+function inkMask(img: RawImage): Uint8Array {
   const gray = toGray(img);
   const { width: w, height: h } = img;
   const t = otsuThreshold(gray);
-  // Ink is the class that is rarer along the border (the background surrounds the characters).
   let borderDark = 0, borderCount = 0;
   for (let x = 0; x < w; x++) {
     borderDark += (gray[x]! <= t ? 1 : 0) + (gray[(h - 1) * w + x]! <= t ? 1 : 0);
@@ -54,25 +54,31 @@ export function characterRows(img: RawImage): Array<[number, number]> {
     borderCount += 2;
   }
   const inkIsDark = borderDark / borderCount < 0.5;
+  return gray.map((g) => ((g <= t) === inkIsDark ? 1 : 0));
+}
+
+/** Row spans holding ink in an upright column of characters stacked top to bottom. */
+export function characterRows(img: RawImage): Array<[number, number]> {
+  return rowsOfInk(inkMask(img), img.width, img.height);
+}
+
+function rowsOfInk(ink: Uint8Array, w: number, h: number): Array<[number, number]> {
   // Only the middle 80% of columns: box edges often touch neighbouring paint.
   const xa = Math.floor(w * 0.1);
   const xb = Math.ceil(w * 0.9);
   const rowInk: number[] = [];
   for (let y = 0; y < h; y++) {
     let n = 0;
-    for (let x = xa; x < xb; x++) {
-      const dark = gray[y * w + x]! <= t;
-      if (dark === inkIsDark) n++;
-    }
+    for (let x = xa; x < xb; x++) n += ink[y * w + x]!;
     rowInk.push(n);
   }
   const minInk = Math.max(1, (xb - xa) * 0.04);
   const spans: Array<[number, number]> = [];
   let start = -1;
   for (let y = 0; y <= h; y++) {
-    const ink = y < h && rowInk[y]! >= minInk;
-    if (ink && start < 0) start = y;
-    if (!ink && start >= 0) {
+    const on = y < h && rowInk[y]! >= minInk;
+    if (on && start < 0) start = y;
+    if (!on && start >= 0) {
       spans.push([start, y]);
       start = -1;
     }
@@ -92,12 +98,83 @@ export function characterRows(img: RawImage): Array<[number, number]> {
   return merged.filter(([a, b]) => b - a >= median * 0.3);
 }
 
+/** A thin connected stroke taller than this many character heights is no character: a panel's
+ * seam or a bar beside the column, which the recogniser reads as a 1 at the stack's end. */
+const STRAY_STROKE = 1.2;
+/** Width over height of such a stroke at most (a thin line, tilted a little). */
+const STRAY_STROKE_WIDTH = 0.35;
+/** Only strokes wholly within this part of the crop's width from either side: a faint seam
+ * across the column is ink only in pieces, and painting the pieces over leaves the rest to read
+ * as 1s. */
+const STRAY_SIDE = 0.25;
+
+interface Stroke { members: number[]; x0: number; x1: number; height: number }
+
+/** The connected strokes of an ink mask (4-connected). */
+function strokes(ink: Uint8Array, w: number, h: number): Stroke[] {
+  const out: Stroke[] = [];
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  for (let start = 0; start < w * h; start++) {
+    if (!ink[start] || seen[start]) continue;
+    const members: number[] = [];
+    let x0 = w, x1 = 0, y0 = h, y1 = 0;
+    seen[start] = 1;
+    stack.push(start);
+    while (stack.length > 0) {
+      const i = stack.pop()!;
+      members.push(i);
+      const x = i % w, y = (i - x) / w;
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      const visit = (j: number) => {
+        if (ink[j] && !seen[j]) {
+          seen[j] = 1;
+          stack.push(j);
+        }
+      };
+      if (x > 0) visit(i - 1);
+      if (x < w - 1) visit(i + 1);
+      if (y > 0) visit(i - w);
+      if (y < h - 1) visit(i + w);
+    }
+    out.push({ members, x0, x1, height: y1 - y0 + 1 });
+  }
+  return out;
+}
+
+/** Thin strokes at the crop's sides taller than any character of the column, measured on the
+ * column without its thin strokes (a 1 stands no taller than the other characters; a stencil
+ * font's pieces are joined into characters by rowsOfInk). None where only thin strokes are. */
+function strayStrokes(ink: Uint8Array, w: number, h: number): Stroke[] {
+  const thin = strokes(ink, w, h).filter((s) => s.x1 - s.x0 + 1 <= STRAY_STROKE_WIDTH * s.height);
+  if (thin.length === 0) return [];
+  const rest = Uint8Array.from(ink);
+  for (const s of thin) for (const i of s.members) rest[i] = 0;
+  const rows = rowsOfInk(rest, w, h);
+  if (rows.length === 0) return [];
+  const charH = Math.max(...rows.map(([a, b]) => b - a));
+  const atSide = (s: Stroke) => s.x1 < STRAY_SIDE * w || s.x0 >= (1 - STRAY_SIDE) * w;
+  return thin.filter((s) => s.height > STRAY_STROKE * charH && atSide(s));
+}
+
+/** The picture with its stray strokes (strayStrokes) painted `background`. */
+function paintOverStrays(img: RawImage, background: readonly number[]): RawImage {
+  const strays = strayStrokes(inkMask(img), img.width, img.height);
+  if (strays.length === 0) return img;
+  const data = Buffer.from(img.data);
+  for (const stroke of strays) for (const i of stroke.members) for (let c = 0; c < img.channels; c++) data[i * img.channels + c] = background[c]!;
+  return { ...img, data };
+}
+
 /** Lays a stack of upright characters (trailer and container IDs painted top to bottom) side
- * by side, so the line recogniser can read it. Null when the crop does not split into rows. */
-export function stackToLine(img: RawImage): RawImage | null {
+ * by side, so the line recogniser can read it. Null when the crop does not split into rows.
+ * A seam or bar beside the column, taller than any character, is painted over with the
+ * background first: the recogniser reads it as a 1. */
+export function stackToLine(original: RawImage): RawImage | null {
+  const background = borderMedian(original);
+  const img = paintOverStrays(original, background);
   const rows = characterRows(img);
   if (rows.length < 2) return null;
-  const background = borderMedian(img);
   const charH = Math.max(...rows.map(([a, b]) => b - a));
   const pad = Math.max(2, Math.round(charH * 0.15));
   const cellH = charH + 2 * pad;
