@@ -158,6 +158,7 @@ describe('trailer, boat', () => {
   it.each([
     ['53012', '53012'], ['TRL-4471', 'TRL4471'], ['ACME', undefined],
     ['TN2OO', 'TN200'], ['53O12', '53012'], ['HL4O9I2', 'HL40912'], ['1234AB', '1234AB'], ['OI', undefined], ['IO5', 'IO5'],
+    ['KXO108', 'KX0108'], ['PGO54', 'PG054'], ['NIO0', 'N100'], ['MAXI 55', 'MAXI55'], ['TOO 12', 'TOO12'],
   ])('trailer %j → %j', (t, r) => expect(trailerId(t)).toBe(r));
   it.each([['53012', true], ['TN200', true], ['R1453B', true], ['SED6625', true], ['CARRIER53', false], ['53FTREEFER', false], ['A1', false]])('fleet number shape %j → %j', (t, r) => expect(isFleetNumber(t)).toBe(r));
   it.each([['CF 1234 AB', 'CF 1234 AB'], ['FL-4567-XY', 'FL 4567 XY'], ['CF1234AB', 'CF 1234 AB'], ['HELLO', undefined]])('boat %j → %j', (t, r) => expect(boatRegistration(t)).toBe(r));

@@ -2,15 +2,27 @@
 
 /** Trailer and fleet identifiers: 3 to 12 letters and digits with at least one digit. Fleet
  * numbers are a letter prefix and a run of digits, so in the run that starts at the first digit
- * an O or an I is the 0 or 1 it looks like (TN2OO is TN200). */
+ * an O or an I is the 0 or 1 it looks like (TN2OO is TN200), and so are an O or I written
+ * against the run's start after a prefix of other letters (KXO108 is KX0108, NIO0 is N100). */
 export function trailerId(text: string): string | undefined {
-  let t = text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  let t = digitsBeforeRun(text.toUpperCase()).replace(/[^A-Z0-9]/g, '');
   const first = t.search(/\d/);
   if (first >= 0) {
     const run = /^[0-9OI]+/.exec(t.slice(first))![0];
     t = t.slice(0, first) + run.replace(/O/g, '0').replace(/I/g, '1') + t.slice(first + run.length);
   }
   return t.length >= 3 && t.length <= 12 && /\d/.test(t) ? t : undefined;
+}
+
+/** O and I just before the first digit, written against it, as the digits they look like,
+ * while a letter other than O and I stays in front of them (IO5 keeps its letters: no prefix
+ * would be left). */
+function digitsBeforeRun(text: string): string {
+  const first = text.search(/\d/);
+  let start = first;
+  while (start > 0 && (text[start - 1] === 'O' || text[start - 1] === 'I') && /[A-HJ-NP-Z]/.test(text.slice(0, start - 1))) start--;
+  if (start <= 0 || start === first) return text;
+  return text.slice(0, start) + text.slice(start, first).replace(/O/g, '0').replace(/I/g, '1') + text.slice(first);
 }
 
 /** A fleet number's shape: a short letter prefix, a run of digits and at most a letter or two
