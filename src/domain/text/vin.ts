@@ -113,12 +113,9 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
  * provided the VIN then holds: its check digit where the first character makes it North
  * American, its structure elsewhere. Of several, the one the recogniser saw likeliest. */
 function withKnownMaker(vin: string, choices: ReadChoices): string {
-  if (isKnownWmi(vin) || choices.length !== 17) return vin;
-  const makers = [0, 1, 2].flatMap((i) => choices[i]!
-    .filter((o) => o.prob >= OTHER_CHOICE_FLOOR)
-    .map((o) => ({ vin: vin.slice(0, i) + normaliseVin(o.char) + vin.slice(i + 1), prob: o.prob }))
-    .filter((s) => s.vin.length === 17 && isKnownWmi(s.vin) && (isNorthAmerican(s.vin) ? isValidVin(s.vin) : hasVinStructure(s.vin))));
-  return makers.sort((a, b) => b.prob - a.prob)[0]?.vin ?? vin;
+  if (isKnownWmi(vin)) return vin;
+  const holds = (v: string) => isKnownWmi(v) && (isNorthAmerican(v) ? isValidVin(v) : hasVinStructure(v));
+  return likeliestSwap(vin, choices, [0, 1, 2], OTHER_CHOICE_FLOOR, holds) ?? vin;
 }
 
 /** A sure character's other choices at or above this probability are a misread's trace: a
@@ -129,12 +126,16 @@ const SURE_SWAP_FLOOR = 0.02;
  * character, to what the recogniser also saw there, however sure it was; of those that pass,
  * the one it saw likeliest. */
 function likeliestSureSwap(vin: string, choices: ReadChoices): string | undefined {
+  return likeliestSwap(vin, choices, [...Array(17).keys()].slice(1), SURE_SWAP_FLOOR, isValidVin);
+}
+
+/** Of the VINs one swap away at `positions`, to another choice the recogniser saw there at
+ * `floor` or more, those that `hold`; the one whose swapped-in character it saw likeliest. */
+function likeliestSwap(vin: string, choices: ReadChoices, positions: readonly number[], floor: number, holds: (v: string) => boolean): string | undefined {
   if (choices.length !== 17) return undefined;
-  const passing = [...Array(17).keys()].slice(1).flatMap((i) => choices[i]!
-    .filter((o) => o.prob >= SURE_SWAP_FLOOR)
-    .map((o) => ({ c: normaliseVin(o.char), prob: o.prob }))
-    .filter(({ c }) => c.length === 1 && c !== vin[i])
-    .map(({ c, prob }) => ({ vin: vin.slice(0, i) + c + vin.slice(i + 1), prob })))
-    .filter((s) => isValidVin(s.vin));
-  return passing.sort((a, b) => b.prob - a.prob)[0]?.vin;
+  const swapped = positions.flatMap((i) => choices[i]!
+    .filter((o) => o.prob >= floor)
+    .map((o) => ({ vin: vin.slice(0, i) + normaliseVin(o.char) + vin.slice(i + 1), prob: o.prob }))
+    .filter((s) => s.vin.length === 17 && s.vin !== vin && holds(s.vin)));
+  return swapped.sort((a, b) => b.prob - a.prob)[0]?.vin;
 }

@@ -10,9 +10,10 @@ export interface Component {
 /**
  * The connected regions of a label image, in scan order of their first pixel: neighbouring
  * pixels (4- or 8-connected) with the same non-zero value form one region, so a mask of dark
- * ink (1) and light ink (2) gives the regions of each apart.
+ * ink (1) and light ink (2) gives the regions of each apart. With `regionOf`, each pixel of a
+ * region gets that region's index in the result there (other pixels are left as they are).
  */
-export function componentBoxes(labels: Uint8Array, width: number, height: number, connectivity: 4 | 8): Component[] {
+export function componentBoxes(labels: Uint8Array, width: number, height: number, connectivity: 4 | 8, regionOf?: Int32Array): Component[] {
   // Pixels not yet reached keep their label; a reached one is cleared (one array to test).
   const rest = labels.slice();
   const stack = scratchStack(labels.length);
@@ -27,6 +28,7 @@ export function componentBoxes(labels: Uint8Array, width: number, height: number
     let x0 = width, y0 = height, x1 = 0, y1 = 0, pixels = 0;
     while (top > 0) {
       const p = stack[--top]!;
+      if (regionOf) regionOf[p] = found.length;
       const y = (p / width) | 0;
       const x = p - y * width;
       pixels++;

@@ -1,5 +1,6 @@
 import type { RawImage } from '../image/decode.js';
 import { cropRect, resizeBilinear, toGray } from '../image/warp.js';
+import { type Component, componentBoxes } from '../image/components.js';
 import { type Quad, quadBounds } from './geometry.js';
 
 /** Otsu threshold of grey values. */
@@ -108,62 +109,38 @@ const STRAY_STROKE_WIDTH = 0.35;
  * as 1s. */
 const STRAY_SIDE = 0.25;
 
-interface Stroke { members: number[]; x0: number; x1: number; height: number }
-
-/** The connected strokes of an ink mask (4-connected). */
-function strokes(ink: Uint8Array, w: number, h: number): Stroke[] {
-  const out: Stroke[] = [];
-  const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  for (let start = 0; start < w * h; start++) {
-    if (!ink[start] || seen[start]) continue;
-    const members: number[] = [];
-    let x0 = w, x1 = 0, y0 = h, y1 = 0;
-    seen[start] = 1;
-    stack.push(start);
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      members.push(i);
-      const x = i % w, y = (i - x) / w;
-      x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
-      const visit = (j: number) => {
-        if (ink[j] && !seen[j]) {
-          seen[j] = 1;
-          stack.push(j);
-        }
-      };
-      if (x > 0) visit(i - 1);
-      if (x < w - 1) visit(i + 1);
-      if (y > 0) visit(i - w);
-      if (y < h - 1) visit(i + w);
-    }
-    out.push({ members, x0, x1, height: y1 - y0 + 1 });
-  }
-  return out;
-}
-
-/** Thin strokes at the crop's sides taller than any character of the column, measured on the
- * column without its thin strokes (a 1 stands no taller than the other characters; a stencil
- * font's pieces are joined into characters by rowsOfInk). None where only thin strokes are. */
-function strayStrokes(ink: Uint8Array, w: number, h: number): Stroke[] {
-  const thin = strokes(ink, w, h).filter((s) => s.x1 - s.x0 + 1 <= STRAY_STROKE_WIDTH * s.height);
-  if (thin.length === 0) return [];
-  const rest = Uint8Array.from(ink);
-  for (const s of thin) for (const i of s.members) rest[i] = 0;
+/** Ink regions (4-connected) too thin and tall to be a character, at the crop's sides, taller
+ * than any character of the column, measured on the column without its thin regions (a 1
+ * stands no taller than the other characters; a stencil font's pieces are joined into
+ * characters by rowsOfInk); `regionOf` gets each ink pixel's region. None where only thin
+ * regions are. */
+function strayStrokes(ink: Uint8Array, w: number, h: number, regionOf: Int32Array): Set<number> {
+  const regions = componentBoxes(ink, w, h, 4, regionOf);
+  const thin = new Set<number>();
+  regions.forEach((r, k) => {
+    if (r.x1 - r.x0 <= STRAY_STROKE_WIDTH * (r.y1 - r.y0)) thin.add(k);
+  });
+  if (thin.size === 0) return thin;
+  const rest = Uint8Array.from(ink, (v, i) => (v && !thin.has(regionOf[i]!) ? 1 : 0));
   const rows = rowsOfInk(rest, w, h);
-  if (rows.length === 0) return [];
+  if (rows.length === 0) return new Set();
   const charH = Math.max(...rows.map(([a, b]) => b - a));
-  const atSide = (s: Stroke) => s.x1 < STRAY_SIDE * w || s.x0 >= (1 - STRAY_SIDE) * w;
-  return thin.filter((s) => s.height > STRAY_STROKE * charH && atSide(s));
+  const atSide = (r: Component) => r.x1 - 1 < STRAY_SIDE * w || r.x0 >= (1 - STRAY_SIDE) * w;
+  return new Set([...thin].filter((k) => regions[k]!.y1 - regions[k]!.y0 > STRAY_STROKE * charH && atSide(regions[k]!)));
 }
 
-/** The picture with its stray strokes (strayStrokes) painted `background`. */
-function paintOverStrays(img: RawImage, background: readonly number[]): RawImage {
-  const strays = strayStrokes(inkMask(img), img.width, img.height);
-  if (strays.length === 0) return img;
+/** The picture with its stray strokes (strayStrokes) painted `background`, and its ink mask. */
+function paintOverStrays(img: RawImage, background: readonly number[]): { img: RawImage; ink: Uint8Array } {
+  const ink = inkMask(img);
+  const regionOf = new Int32Array(ink.length);
+  const strays = strayStrokes(ink, img.width, img.height, regionOf);
+  if (strays.size === 0) return { img, ink };
   const data = Buffer.from(img.data);
-  for (const stroke of strays) for (const i of stroke.members) for (let c = 0; c < img.channels; c++) data[i * img.channels + c] = background[c]!;
-  return { ...img, data };
+  for (let i = 0; i < ink.length; i++) {
+    if (ink[i] && strays.has(regionOf[i]!)) for (let c = 0; c < img.channels; c++) data[i * img.channels + c] = background[c]!;
+  }
+  const painted = { ...img, data };
+  return { img: painted, ink: inkMask(painted) };
 }
 
 /** Lays a stack of upright characters (trailer and container IDs painted top to bottom) side
@@ -172,8 +149,8 @@ function paintOverStrays(img: RawImage, background: readonly number[]): RawImage
  * background first: the recogniser reads it as a 1. */
 export function stackToLine(original: RawImage): RawImage | null {
   const background = borderMedian(original);
-  const img = paintOverStrays(original, background);
-  const rows = characterRows(img);
+  const { img, ink } = paintOverStrays(original, background);
+  const rows = rowsOfInk(ink, img.width, img.height);
   if (rows.length < 2) return null;
   const charH = Math.max(...rows.map(([a, b]) => b - a));
   const pad = Math.max(2, Math.round(charH * 0.15));

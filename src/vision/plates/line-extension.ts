@@ -1,8 +1,7 @@
 import type { RawImage } from '../image/decode.js';
-import { quadSize } from '../image/quad.js';
+import { padQuad, quadSize, widenQuad } from '../image/quad.js';
 import { warpQuad } from '../image/warp.js';
 import { medianOf } from '../ocr/readers/char-spacing.js';
-import { padQuad, widenQuad } from '../image/quad.js';
 import { brightestChannel } from './plate-variants.js';
 import { type Glyph, inkBlobs, inkMask } from './small-print.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
