@@ -22,6 +22,12 @@ describe('componentBoxes', () => {
     ]);
   });
 
+  it("tells each pixel its region's index when asked, and leaves background pixels alone", () => {
+    const regionOf = new Int32Array(9).fill(-1);
+    componentBoxes(diagonal.labels, diagonal.width, diagonal.height, 4, regionOf);
+    expect([...regionOf]).toEqual([0, 0, -1, -1, -1, 1, -1, -1, 1]);
+  });
+
   it('keeps touching regions of different labels apart, and leaves the input as it was', () => {
     const g = grid([
       '1122',
