@@ -59,7 +59,9 @@ describe('offline recognition CLI', async () => {
     const bad = await runWith({ PLATE_READER: 'tesseract' }, 'plates', file, '--json');
     expect([bad.code, bad.json().error.code]).toEqual([1, 'invalid_config']);
     expect(bad.json().error.message).toMatch(/PLATE_READER=/);
-    const trained = await runWith({ PLATE_READER: 'trained' }, 'plates', file, '--regions', 'us', '--json');
-    expect(trained.json()[0].results[0].plate).toBe('abc1234');
+    for (const reader of ['trained', 'trained-fp32']) {
+      const trained = await runWith({ PLATE_READER: reader }, 'plates', file, '--regions', 'us', '--json');
+      expect(trained.json()[0].results[0].plate).toBe('abc1234');
+    }
   });
 });

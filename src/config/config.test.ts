@@ -60,6 +60,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PLATE_SEARCH: 'every-plate' })).not.toThrow();
     expect(() => loadConfig({ PLATE_READER: 'trained' })).not.toThrow();
     expect(() => loadConfig({ PLATE_READER: 'ppocr' })).not.toThrow();
+    expect(loadConfig({ PLATE_READER: 'trained-fp32' }).vision.plateReader).toBe('trained-fp32');
   });
 
   it.each([

@@ -14,12 +14,13 @@ export async function configuredPlatePipeline(
   // With PLATE_READER=trained Vigil's reader reads the plate numbers in photos, and PP-OCR's
   // recogniser, loaded anyway for legends, gives a second opinion on the lines it left unsure and
   // reads plate crops, on which it reads more (held plates-crops-us, 2026-11-27: 98.5% against 95.5%).
-  const trained = settings.plateReader === 'trained';
+  const trained = settings.plateReader !== 'ppocr';
   const memoryArena = keepsMemoryArena(settings.inferenceMemory);
   // The reader's batches (a pass's lines, then their second looks) run on as many threads as
   // the other models: on two, the held 1080p scenes took 0.95-0.99 times the time per photo
   // (2026-11-28, bench:plates-ab), for about 2% more CPU.
-  const reader = trained ? await createPlateTextModel({ intraOpNumThreads: settings.inferenceThreads, memoryArena }) : undefined;
+  const precision = settings.plateReader === 'trained-fp32' ? 'fp32' : 'int8';
+  const reader = trained ? await createPlateTextModel({ precision, intraOpNumThreads: settings.inferenceThreads, memoryArena }) : undefined;
   // With PLATE_DETECTOR=trained Vigil's plate detector finds the candidates first.
   const plateDetector = settings.plateDetector === 'trained' ? await createPlateDetector({ intraOpNumThreads: settings.inferenceThreads, memoryArena }) : undefined;
   return createPlatePipeline(ocr, {

@@ -16,10 +16,10 @@ async function plateLine(text: string, plateWidth = 240): Promise<RawImage> {
 
 const fold = (s: string) => s.replace(/O/g, '0').replace(/I/g, '1');
 
-describe('trained plate reader (models/plate-reader.onnx)', () => {
+describe.each(['int8', 'fp32'] as const)('trained plate reader, %s graph', (precision) => {
   let reader: CropRecognizer;
   beforeAll(async () => {
-    reader = await createPlateTextModel();
+    reader = await createPlateTextModel({ precision });
   });
 
   it('reads generated plates of several layouts, O and I as 0 and 1', async () => {
@@ -75,6 +75,17 @@ describe('trained plate reader (models/plate-reader.onnx)', () => {
     expect(read).toHaveLength(2);
     expect(read[0]!.text.length).toBeLessThanOrEqual(1);
     expect(read[1]!.text).toBe('KX4071');
+  });
+});
+
+describe('the 8-bit reader against the float one it was made from', () => {
+  it('reads the same characters at nearly the same confidence', async () => {
+    const [int8, fp32] = await Promise.all([createPlateTextModel(), createPlateTextModel({ precision: 'fp32' })]);
+    const texts = ['7ABC123', 'KX4071', 'BRA2E19', 'GHT5528', '9WXY330', 'MN88421', 'ZZ1100', 'HW3EF58'];
+    const lines = await Promise.all(texts.flatMap((t) => [plateLine(t), plateLine(t, 130)]));
+    const [a, b] = await Promise.all([int8.recognizeCrops(lines, { charset: PLATE_CHARSET }), fp32.recognizeCrops(lines, { charset: PLATE_CHARSET })]);
+    expect(a.map((r) => r.text)).toEqual(b.map((r) => r.text));
+    a.forEach((r, i) => r.charConfidences.forEach((c, k) => expect(Math.abs(c - b[i]!.charConfidences[k]!)).toBeLessThan(0.05)));
   });
 });
 

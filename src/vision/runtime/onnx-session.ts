@@ -49,6 +49,8 @@ export const VIGIL_MODELS_DIR = fileURLToPath(new URL('../../../models/', import
 
 export const VIGIL_MODEL_FILES = {
   plateReader: join(VIGIL_MODELS_DIR, 'plate-reader.onnx'),
+  /** The same reader with its convolutions in 8 bits (training/vigil_train/quantize.py). */
+  plateReaderInt8: join(VIGIL_MODELS_DIR, 'plate-reader.int8.onnx'),
   plateDetector: join(VIGIL_MODELS_DIR, 'plate-detector.onnx'),
 } as const;
 
