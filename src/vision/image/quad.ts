@@ -57,3 +57,13 @@ export function widenQuad(q: Quad, left: number, right: number): Quad {
   const move = (p: Quad[number], d: number) => ({ x: p.x + d * h * ex.x, y: p.y + d * h * ex.y });
   return [move(q[0], -left), move(q[1], right), move(q[2], right), move(q[3], -left)];
 }
+
+/** Moves a quad's top and bottom ends outwards along its sides (the mean of its left and right
+ * edges, so a column of slanted characters grows along its slant), by `top` and `bottom` pixels. */
+export function lengthenQuad(q: Quad, top: number, bottom: number): Quad {
+  const dx = (q[3].x - q[0].x + q[2].x - q[1].x) / 2;
+  const dy = (q[3].y - q[0].y + q[2].y - q[1].y) / 2;
+  const l = Math.hypot(dx, dy) || 1;
+  const move = (p: Quad[number], d: number) => ({ x: p.x + (d * dx) / l, y: p.y + (d * dy) / l });
+  return [move(q[0], -top), move(q[1], -top), move(q[2], bottom), move(q[3], bottom)];
+}

@@ -3,6 +3,7 @@ import { rotateQuarter, warpQuad } from '../image/warp.js';
 import type { DecodedText } from './ctc-decode.js';
 import { type Quad, quadSize, uprightQuad } from './geometry.js';
 import type { ReadLinesOptions, TextLine } from './ocr.types.js';
+import { extendColumn } from './column-extension.js';
 import { groupCharacterColumns, stackToLine } from './vertical-text.js';
 
 /** How readLines (ocr-engine.ts) turns detected boxes into the crops it reads: each line cut
@@ -29,7 +30,8 @@ export function cutLines(image: RawImage, boxes: readonly Quad[], vertical: bool
   let columns: Quad[] = [];
   if (vertical) ({ columns, rest: quads } = groupCharacterColumns(quads));
   const lines: CutLine[] = [];
-  for (const [k, quad] of [...columns, ...quads].entries()) {
+  for (const [k, box] of [...columns, ...quads].entries()) {
+    const quad = vertical ? extendColumn(image, box) : box;
     const { width, height } = quadSize(quad);
     const cw = Math.max(1, Math.round(width));
     const chh = Math.max(1, Math.round(height));

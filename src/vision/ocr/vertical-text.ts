@@ -41,7 +41,7 @@ const TALLEST_GLYPH = 1.5;
 
 /** Ink pixels (1) of an upright column of characters: Otsu's threshold, the ink being the class
  * rarer along the border (the background surrounds the characters). */
-function inkMask(img: RawImage): Uint8Array {
+export function inkMask(img: RawImage): Uint8Array {
   const gray = toGray(img);
   const { width: w, height: h } = img;
   const t = otsuThreshold(gray);
@@ -63,7 +63,8 @@ export function characterRows(img: RawImage): Array<[number, number]> {
   return rowsOfInk(inkMask(img), img.width, img.height);
 }
 
-function rowsOfInk(ink: Uint8Array, w: number, h: number): Array<[number, number]> {
+/** Row spans of ink (`ink`: a w x h mask) in a column of characters, as characterRows. */
+export function rowsOfInk(ink: Uint8Array, w: number, h: number): Array<[number, number]> {
   // Only the middle 80% of columns: box edges often touch neighbouring paint.
   const xa = Math.floor(w * 0.1);
   const xb = Math.ceil(w * 0.9);

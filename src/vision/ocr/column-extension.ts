@@ -1,0 +1,111 @@
+import type { RawImage } from '../image/decode.js';
+import { lengthenQuad, type Quad, quadSize, widenQuad } from '../image/quad.js';
+import { warpQuad } from '../image/warp.js';
+import { medianOf } from './readers/char-spacing.js';
+import { inkMask, rowsOfInk } from './vertical-text.js';
+
+/** How far past a column's ends its characters are looked for, in column widths (about a
+ * character's height and a gap). */
+const REACH = 1.6;
+/** The look's margin beside the column, in column widths: ink that reaches into its outer half
+ * is wider than the column (a word below it, a rivet line or a seam across the panel). */
+const SIDE = 0.5;
+/** A character past the end joins the column when the gap to the column's nearest one is at
+ * most this part of a character's height, and at most GAP_SPREAD times the column's own gaps
+ * (a container code's owner letters, serial and check digit stand further apart than their
+ * characters, and the detector often boxes each group alone: they stay apart), and its own
+ * height is within HEIGHTS of theirs. */
+const MAX_GAP = 1;
+const GAP_SPREAD = 1.5;
+const HEIGHTS: readonly [number, number] = [0.6, 1.4];
+/** Largest distance between the mean colours (RGB) of a column's ink and a character's beyond it. */
+const SAME_INK = 45;
+/** Looks past the ends, each reaching about a character further. */
+const MAX_STEPS = 3;
+/** Margin kept beyond the outermost character, in character heights. */
+const PAD = 0.2;
+
+/**
+ * A column of stacked characters (a trailer's fleet number painted top to bottom) whose text box
+ * stops short of its first or last character, or cuts one in half (the detector's box often
+ * does, on a character beside a rivet line or in a fainter paint), grown along its own axis to
+ * take in the characters of the same size beyond it. Without them the stack reads a character
+ * short, or reads the half as another character. Other boxes are returned as they are.
+ */
+export function extendColumn(image: RawImage, quad: Quad): Quad {
+  let q = quad;
+  for (let k = 0; k < MAX_STEPS; k++) {
+    const next = extendOnce(image, q);
+    if (next === q) break;
+    q = next;
+  }
+  return q;
+}
+
+/** One look past each end (a character's reach): the box grown, or the same box. */
+function extendOnce(image: RawImage, quad: Quad): Quad {
+  const { width: w, height: h } = quadSize(quad);
+  if (w < 6 || h < 2 * w) return quad;
+  const reach = Math.round(REACH * w);
+  const side = Math.round(SIDE * w);
+  const lw = Math.round(w) + 2 * side;
+  const lh = Math.round(h) + 2 * reach;
+  const look = warpQuad(image, lengthenQuad(widenQuad(quad, side / h, side / h), reach, reach), lw, lh);
+  const ink = inkMask(look);
+  const colW = lw - 2 * side;
+  const strip = new Uint8Array(colW * lh);
+  for (let y = 0; y < lh; y++) strip.set(ink.subarray(y * lw + side, y * lw + side + colW), y * colW);
+  const rows = rowsOfInk(strip, colW, lh);
+  const top = reach;
+  const bottom = lh - reach;
+  const inside = rows.filter(([a, b]) => a >= top && b <= bottom);
+  if (inside.length < 2) return quad;
+  const charH = medianOf(inside.map(([a, b]) => b - a));
+  const charSized = ([a, b]: [number, number]) => b - a >= HEIGHTS[0] * charH && b - a <= HEIGHTS[1] * charH;
+  // Ink in the outer half of either margin, on a tenth of those rows or more: wider than the column.
+  const spills = ([a, b]: [number, number]) => {
+    let n = 0;
+    const outer = Math.ceil(side / 2);
+    for (let y = a; y < b; y++) for (let k = 0; k < outer; k++) n += ink[y * lw + k]! + ink[y * lw + lw - 1 - k]!;
+    return n > 0.1 * (b - a) * 2 * outer;
+  };
+  // The mean colour of a row's ink in the column: a column is painted in one ink, a sticker or a
+  // logo beside it in another.
+  const inkColour = ([a, b]: [number, number]) => {
+    const sum = [0, 0, 0];
+    let n = 0;
+    for (let y = a; y < b; y++) for (let x = side; x < side + colW; x++) {
+      const i = y * lw + x;
+      if (!ink[i]) continue;
+      for (let c = 0; c < look.channels; c++) sum[c]! += look.data[i * look.channels + c]!;
+      n++;
+    }
+    return sum.map((v) => v / Math.max(1, n));
+  };
+  const own = [0, 1, 2].map((c) => medianOf(inside.map((r) => inkColour(r)[c]!)));
+  const sameInk = (r: [number, number]) => {
+    const v = inkColour(r);
+    return Math.hypot(v[0]! - own[0]!, v[1]! - own[1]!, v[2]! - own[2]!) <= SAME_INK;
+  };
+  const joins = (r: [number, number]) => charSized(r) && !spills(r) && sameInk(r);
+  const sorted = [...inside].sort((p, q) => p[0] - q[0]);
+  const ownGap = medianOf(sorted.slice(1).map((r, i) => r[0] - sorted[i]![1]));
+  const maxGap = Math.min(MAX_GAP * charH, GAP_SPREAD * ownGap + 0.1 * charH);
+  // Downwards: a character the box's end cuts, then each one within the gap of the last.
+  let end = Math.max(...inside.map(([, b]) => b));
+  for (const r of rows.filter(([a, b]) => a < bottom && b > bottom && a >= top)) if (joins(r)) end = Math.max(end, r[1]);
+  for (const r of rows.filter(([a]) => a >= end).sort((p, q) => p[0] - q[0])) {
+    if (r[0] - end > maxGap || !joins(r)) break;
+    end = r[1];
+  }
+  let start = Math.min(...inside.map(([a]) => a));
+  for (const r of rows.filter(([a, b]) => a < top && b > top && b <= bottom)) if (joins(r)) start = Math.min(start, r[0]);
+  for (const r of rows.filter(([, b]) => b <= start).sort((p, q) => q[1] - p[1])) {
+    if (start - r[1] > maxGap || !joins(r)) break;
+    start = r[0];
+  }
+  const grow = (by: number) => Math.max(0, by + PAD * charH);
+  const above = start < top ? grow(top - start) : 0;
+  const below = end > bottom ? grow(end - bottom) : 0;
+  return above > 0 || below > 0 ? lengthenQuad(quad, above, below) : quad;
+}
