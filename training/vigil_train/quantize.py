@@ -81,9 +81,9 @@ def quantized_tensors(graph: onnx.GraphProto, convs: list[onnx.NodeProto]) -> tu
     return list(dict.fromkeys(tensors)), shared
 
 
-def calibrate(model: Path, tensors: list[str], batches: list[np.ndarray], percentile: float) -> dict[str, tuple[float, float]]:
-    """Range of each tensor over the calibration inputs, read through OpenCV's DNN module."""
-    graph = onnx.load(str(model)).graph
+def calibrate(model: Path, graph: onnx.GraphProto, tensors: list[str], batches: list[np.ndarray], percentile: float) -> dict[str, tuple[float, float]]:
+    """Range of each tensor over the calibration inputs, read through OpenCV's DNN module from
+    `model`, whose graph is `graph` (not yet rewritten)."""
     layer_of = {}
     for t in tensors:
         p = producer(graph, t)
@@ -118,7 +118,7 @@ def quantize(model: Path, out: Path, batches: list[np.ndarray], percentile: floa
     g = m.graph
     convs = conv2d_nodes(g)
     tensors, shared = quantized_tensors(g, convs)
-    ranges = calibrate(model, [t for t in tensors if t not in shared], batches, percentile)
+    ranges = calibrate(model, g, [t for t in tensors if t not in shared], batches, percentile)
     params = {t: uint8_params(*ranges[t]) for t in tensors if t not in shared}
     for t, source in shared.items():
         params[t] = params[source]

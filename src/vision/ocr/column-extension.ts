@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import { colourDistance, meanInkColour, medianColour } from '../image/ink-colour.js';
 import { lengthenQuad, type Quad, quadSize, widenQuad } from '../image/quad.js';
 import { warpQuad } from '../image/warp.js';
 import { medianOf } from './readers/char-spacing.js';
@@ -69,24 +70,10 @@ function extendOnce(image: RawImage, quad: Quad): Quad {
     for (let y = a; y < b; y++) for (let k = 0; k < outer; k++) n += ink[y * lw + k]! + ink[y * lw + lw - 1 - k]!;
     return n > 0.1 * (b - a) * 2 * outer;
   };
-  // The mean colour of a row's ink in the column: a column is painted in one ink, a sticker or a
-  // logo beside it in another.
-  const inkColour = ([a, b]: [number, number]) => {
-    const sum = [0, 0, 0];
-    let n = 0;
-    for (let y = a; y < b; y++) for (let x = side; x < side + colW; x++) {
-      const i = y * lw + x;
-      if (!ink[i]) continue;
-      for (let c = 0; c < look.channels; c++) sum[c]! += look.data[i * look.channels + c]!;
-      n++;
-    }
-    return sum.map((v) => v / Math.max(1, n));
-  };
-  const own = [0, 1, 2].map((c) => medianOf(inside.map((r) => inkColour(r)[c]!)));
-  const sameInk = (r: [number, number]) => {
-    const v = inkColour(r);
-    return Math.hypot(v[0]! - own[0]!, v[1]! - own[1]!, v[2]! - own[2]!) <= SAME_INK;
-  };
+  // A column is painted in one ink, a sticker or a logo beside it in another.
+  const colourOf = ([a, b]: [number, number]) => meanInkColour(look, ink, { x0: side, y0: a, x1: side + colW, y1: b });
+  const own = medianColour(inside.map(colourOf));
+  const sameInk = (r: [number, number]) => colourDistance(colourOf(r), own) <= SAME_INK;
   const joins = (r: [number, number]) => charSized(r) && !spills(r) && sameInk(r);
   const sorted = [...inside].sort((p, q) => p[0] - q[0]);
   const ownGap = medianOf(sorted.slice(1).map((r, i) => r[0] - sorted[i]![1]));

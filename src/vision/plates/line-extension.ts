@@ -1,5 +1,6 @@
 import type { RawImage } from '../image/decode.js';
 import { padQuad, quadSize, widenQuad } from '../image/quad.js';
+import { colourDistance, meanInkColour, medianColour } from '../image/ink-colour.js';
 import { warpQuad } from '../image/warp.js';
 import { medianOf } from '../ocr/readers/char-spacing.js';
 import { brightestChannel } from './plate-variants.js';
@@ -38,21 +39,6 @@ export function inkBeyond(band: RawImage, x0: number, x1: number): { left: numbe
   return { left: 0, right: 0 };
 }
 
-/** Mean colour of the ink pixels in a blob's bounds, from a three-channel `photo`. */
-function inkColour(photo: RawImage, ink: Uint8Array, b: Glyph): number[] {
-  const sum = [0, 0, 0];
-  let n = 0;
-  for (let y = b.y0; y < b.y1; y++) for (let x = b.x0; x < b.x1; x++) {
-    const i = y * photo.width + x;
-    if (!ink[i]) continue;
-    for (let c = 0; c < 3; c++) sum[c]! += photo.data[i * 3 + c]!;
-    n++;
-  }
-  return sum.map((v) => v / Math.max(1, n));
-}
-
-/** Channel by channel, the median of `colours`. */
-const medianColour = (colours: number[][]) => [0, 1, 2].map((c) => medianOf(colours.map((v) => v[c]!)));
 
 function inkBeyondIn(band: RawImage, photo: RawImage, x0: number, x1: number): { left: number; right: number } | null {
   const h = band.height;
@@ -78,9 +64,8 @@ function inkBeyondIn(band: RawImage, photo: RawImage, x0: number, x1: number): {
   let lineInk: number[] | undefined;
   const sameInk = (b: Glyph) => {
     if (photo.channels !== 3) return true;
-    const own = (lineInk ??= medianColour(inside.map((i) => inkColour(photo, ink, i))));
-    const v = inkColour(photo, ink, b);
-    return Math.hypot(v[0]! - own[0]!, v[1]! - own[1]!, v[2]! - own[2]!) <= SAME_INK;
+    const own = (lineInk ??= medianColour(inside.map((i) => meanInkColour(photo, ink, i))));
+    return colourDistance(meanInkColour(photo, ink, b), own) <= SAME_INK;
   };
   const chars = blobs.filter((b) => charLike(b) && (inside.includes(b) || sameInk(b)));
   const emblems = all.filter(emblem);
