@@ -52,8 +52,21 @@ describe('plate detector input', () => {
     expect([input[0], input[plane], input[2 * plane]]).toEqual([1, 1, 1]);
     // Row 360 is below the 360-row photo: padding.
     expect(input[360 * DETECTOR_WIDTH]).toBeCloseTo(114 / 255, 6);
-    // A tall photo is limited by its height.
-    expect((await toDetectorInput({ data: Buffer.alloc(768 * 100 * 3), width: 100, height: 768, channels: 3 })).scale).toBe(0.5);
+  });
+
+  it('turns the canvas for a photo taller than wide: an upright phone photo on 384 x 640', async () => {
+    const photo = (width: number, height: number): RawImage => ({ data: Buffer.alloc(width * height * 3, 255), width, height, channels: 3 });
+    const upright = await toDetectorInput(photo(918, 1632));
+    expect(upright.canvas).toEqual({ width: 384, height: 640 });
+    // On 640 x 384 it was limited by its height: 384 / 1632.
+    expect(upright.scale).toBeCloseTo(640 / 1632, 9);
+    expect(upright.input).toHaveLength(3 * 384 * 640);
+    // The photo fills the canvas's height; grey beside it (918 x 0.392 = 360 columns).
+    expect(upright.input[639 * 384]).toBe(1);
+    expect(upright.input[361]).toBeCloseTo(114 / 255, 6);
+    // Square and wide photos keep the training frames' canvas.
+    expect((await toDetectorInput(photo(1000, 1000))).canvas).toEqual({ width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT });
+    expect((await toDetectorInput(photo(1024, 768))).canvas).toEqual({ width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT });
   });
 
   it('puts a zoomed photo on a smaller canvas, a multiple of 32 with grey around it, not the whole input', async () => {
