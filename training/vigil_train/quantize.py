@@ -31,6 +31,11 @@ from onnx import helper, numpy_helper
 from .data import crop_pixels, load_crops
 
 PERCENTILE = 99.99
+# Weights in 7 bits ([-63, 63]): on CPUs without VNNI (AVX2 alone) onnxruntime multiplies uint8
+# activations by int8 weights with VPMADDUBSW, which adds each pair of products into a
+# saturating int16; 255 x 127 x 2 overflows it and the graph reads other characters, while
+# 255 x 63 x 2 = 32130 cannot.
+WEIGHT_BITS = 7
 
 
 def conv2d_nodes(graph: onnx.GraphProto) -> list[onnx.NodeProto]:
@@ -113,7 +118,7 @@ def uint8_params(lo: float, hi: float) -> tuple[float, int]:
     return scale, int(np.clip(round(-lo / scale), 0, 255))
 
 
-def quantize(model: Path, out: Path, batches: list[np.ndarray], percentile: float = PERCENTILE) -> None:
+def quantize(model: Path, out: Path, batches: list[np.ndarray], percentile: float = PERCENTILE, weight_bits: int = WEIGHT_BITS) -> None:
     m = onnx.load(str(model))
     g = m.graph
     convs = conv2d_nodes(g)
@@ -147,8 +152,9 @@ def quantize(model: Path, out: Path, batches: list[np.ndarray], percentile: floa
     # Weights per output channel (symmetric int8), biases int32 at input scale x weight scale.
     for conv in convs:
         w = numpy_helper.to_array(inits[conv.input[1]]).astype(np.float64)
-        w_scale = np.maximum(np.abs(w).reshape(w.shape[0], -1).max(1), 1e-8) / 127.0
-        wq = np.clip(np.round(w / w_scale[:, None, None, None]), -127, 127).astype(np.int8)
+        top = 2 ** (weight_bits - 1) - 1
+        w_scale = np.maximum(np.abs(w).reshape(w.shape[0], -1).max(1), 1e-8) / top
+        wq = np.clip(np.round(w / w_scale[:, None, None, None]), -top, top).astype(np.int8)
         wname = conv.input[1]
         new_inits += [numpy_helper.from_array(wq, f"{wname}_q"), numpy_helper.from_array(w_scale.astype(np.float32), f"{wname}_scale"),
                       numpy_helper.from_array(np.zeros(w.shape[0], np.int8), f"{wname}_zero")]
@@ -210,8 +216,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--samples", type=int, default=400)
     ap.add_argument("--percentile", type=float, default=PERCENTILE)
+    ap.add_argument("--weight-bits", type=int, default=WEIGHT_BITS, choices=(7, 8))
     args = ap.parse_args()
-    quantize(args.model, args.out, reader_batches(args.samples), args.percentile)
+    quantize(args.model, args.out, reader_batches(args.samples), args.percentile, args.weight_bits)
     print(f"wrote {args.out}")
 
 
