@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import { quadBounds } from '../image/quad.js';
-import { extendToInk } from './line-extension.js';
+import { extendToInk, growToCharacters } from './line-extension.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 /** A light plate with dark boxes drawn on it ([x0, y0, x1, y1], exclusive ends); `rise`
@@ -109,5 +109,43 @@ describe('extendToInk', () => {
     const img = plate(260, 100, chars(6));
     const c: PlateCandidate = { lines: [...line(16, 180, 10, 45).lines, ...line(16, 180, 55, 90).lines], dscore: 0.9 };
     expect(extendToInk(img, c)).toBe(c);
+  });
+});
+
+describe('growToCharacters', () => {
+  const rows = (c: PlateCandidate) => {
+    const b = quadBounds(c.lines[0]!);
+    return [Math.round(b.y0), Math.round(b.y1)];
+  };
+  /** Tall, condensed characters 24 px wide and 60 px tall (y 40..100), every 34 px. */
+  const tall = (n: number): Array<[number, number, number, number]> => Array.from({ length: n }, (_, i) => [20 + 34 * i, 40, 44 + 34 * i, 100]);
+
+  it('grows a box around the lower part of its characters to their top', () => {
+    const img = plate(260, 160, tall(6));
+    // The box holds rows 70..100 of characters that start at row 40.
+    const [y0, y1] = rows(growToCharacters(img, line(16, 220, 70, 100)));
+    expect(Math.abs(y0! - 40)).toBeLessThanOrEqual(2);
+    expect(y1).toBe(100);
+  });
+
+  it('grows a box around their upper part to their bottom', () => {
+    const img = plate(260, 160, tall(6));
+    const [y0, y1] = rows(growToCharacters(img, line(16, 220, 40, 70)));
+    expect(y0).toBe(40);
+    expect(Math.abs(y1! - 100)).toBeLessThanOrEqual(2);
+  });
+
+  it('leaves a box that holds its characters whole, and one whose strokes run on into a frame', () => {
+    const img = plate(260, 160, tall(6));
+    expect(rows(growToCharacters(img, line(16, 220, 36, 104)))).toEqual([36, 104]);
+    // Bars from the characters up to the picture's top edge: no character's top to grow to.
+    const framed = plate(260, 160, [...tall(6), ...Array.from({ length: 6 }, (_, i): [number, number, number, number] => [28 + 34 * i, 0, 36 + 34 * i, 40])]);
+    expect(rows(growToCharacters(framed, line(16, 220, 70, 100)))).toEqual([70, 100]);
+  });
+
+  it('leaves two-line candidates alone', () => {
+    const img = plate(260, 160, tall(6));
+    const two: PlateCandidate = { lines: [line(16, 220, 40, 70).lines[0]!, line(16, 220, 70, 100).lines[0]!], dscore: 0.9 };
+    expect(growToCharacters(img, two)).toBe(two);
   });
 });

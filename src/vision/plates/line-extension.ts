@@ -1,5 +1,5 @@
 import type { RawImage } from '../image/decode.js';
-import { padQuad, quadSize, widenQuad } from '../image/quad.js';
+import { lengthenQuad, padQuad, quadSize, widenQuad } from '../image/quad.js';
 import { colourDistance, meanInkColour, medianColour } from '../image/ink-colour.js';
 import { warpQuad } from '../image/warp.js';
 import { medianOf } from '../ocr/readers/char-spacing.js';
@@ -113,4 +113,45 @@ export function extendToInk(image: RawImage, candidate: PlateCandidate): PlateCa
   if (left <= 0 && right <= 0) return candidate;
   const lines: Quad[] = [widenQuad(q, Math.max(0, left) / (h * scale), Math.max(0, right) / (h * scale))];
   return { ...candidate, lines };
+}
+
+/** How far above and below a line its characters are looked for, in line heights: a box that
+ * holds half of each character's height leaves the other half within one more. */
+const REACH_Y = 1.5;
+/** A line's box cuts its characters when their ink goes on past its top or bottom by this much
+ * of its height. */
+const CUT = 0.2;
+
+/** A one-line candidate whose box holds only part of its characters' height (a close-up's text
+ * box around the lower half of a tall, condensed number, which reads as other characters,
+ * surely) is grown to the characters' top and bottom: most of the blobs that cross the line
+ * go on past the same edge, few of them to the band's edge (a frame, a border). Other
+ * candidates are returned as they are. */
+export function growToCharacters(image: RawImage, candidate: PlateCandidate): PlateCandidate {
+  if (candidate.lines.length !== 1) return candidate;
+  const q = candidate.lines[0]!;
+  const { width: w, height: h } = quadSize(q);
+  if (h < 8) return candidate;
+  const scale = Math.min(1, BAND_HEIGHT / h);
+  const bandHeight = Math.round((1 + 2 * REACH_Y) * h * scale);
+  const band = warpQuad(image, padQuad(q, 0, REACH_Y), Math.round(w * scale), bandHeight);
+  if (band.width < 8 || band.height < 8) return candidate;
+  const lineTop = REACH_Y * h * scale;
+  const lineBottom = (1 + REACH_Y) * h * scale;
+  const lineH = lineBottom - lineTop;
+  const blobs = inkBlobs(band, { among: { x0: 0, x1: band.width } });
+  // Character strokes across the line's rows, no wider than a character of the band's height.
+  const crossing = blobs.filter((b) => Math.min(b.y1, lineBottom) - Math.max(b.y0, lineTop) >= 0.3 * lineH
+    && b.x1 - b.x0 <= MAX_WIDTH * (b.y1 - b.y0) + 0.1 * lineH && b.x1 - b.x0 >= 0.05 * lineH);
+  // A stroke that runs to the band's edge is joined to something else (a frame, a border).
+  const clear = crossing.filter((b) => b.y0 > 0 && b.y1 < band.height);
+  if (clear.length < 3 || clear.length * 3 < crossing.length * 2) return candidate;
+  const past = (d: (b: Glyph) => number) => {
+    const out = clear.map(d).filter((v) => v > CUT * lineH);
+    return out.length * 2 > clear.length ? medianOf(out) : 0;
+  };
+  const up = past((b) => lineTop - b.y0);
+  const down = past((b) => b.y1 - lineBottom);
+  if (up <= 0 && down <= 0) return candidate;
+  return { ...candidate, lines: [lengthenQuad(q, up / scale, down / scale)] };
 }

@@ -3,7 +3,7 @@ import { quadBounds } from '../image/quad.js';
 import { candidatesToRead, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
-import { extendToInk } from './line-extension.js';
+import { extendToInk, growToCharacters } from './line-extension.js';
 import { overlapRatio } from './plate-dedupe.js';
 import type { DetectedPlate } from './plate-detector-model.js';
 import type { PassSettings } from './plate-modes.js';
@@ -81,7 +81,7 @@ export async function passCandidates(image: RawImage, pass: PassSettings, source
     refined.push(...lines);
     if (pass.source === 'plates' && !lines.includes(c) && squarish(c)) refined.push(c);
   }
-  return refined.map((c) => extendToInk(image, c));
+  return refined.map((c) => extendToInk(image, growToCharacters(image, c)));
 }
 
 /** Redaction's plates (see ModeSettings.unreadPlates): the plate detector's boxes at

@@ -593,12 +593,21 @@ function partlyBoxedPlateOcr() {
   const photo = { data: Buffer.alloc(1280 * 720 * 3, 230), width: 1280, height: 720, channels: 3 } as RawImage;
   for (let i = 0; i < 6; i++) for (let y = 400; y < 420; y++) photo.data.fill(30, (y * 1280 + 600 + 14 * i) * 3, (y * 1280 + 610 + 14 * i) * 3);
   const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+  let widestCloseUp = 0;
   const ocr: PlateOcr = {
     async detect(view) {
       if (view.height >= 300) {
-        const k = view.width / 1280;
-        return [{ quad: rect(624 * k, 398 * k, 660 * k, 422 * k), score: 0.9 }];
+        const [kx, ky] = [view.width / 1280, view.height / 720];
+        return [{ quad: rect(624 * kx, 398 * ky, 660 * kx, 422 * ky), score: 0.9 }];
       }
+      // How many of the six characters the close-up shows (whole or cut), along its middle row.
+      const mid = Math.floor(view.height / 2);
+      let shown = 0;
+      for (let x = 0; x < view.width; x++) {
+        const dark = (at: number) => view.data[(mid * view.width + at) * view.channels]! < 128;
+        if (dark(x) && (x === 0 || !dark(x - 1))) shown++;
+      }
+      widestCloseUp = Math.max(widestCloseUp, shown);
       let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
       for (let y = 0; y < view.height; y++) for (let x = 0; x < view.width; x++) {
         if (view.data[(y * view.width + x) * view.channels]! < 128) {
@@ -615,20 +624,22 @@ function partlyBoxedPlateOcr() {
       });
     },
   };
-  return { ocr, photo };
+  return { ocr, photo, widestCloseUp: () => widestCloseUp };
 }
 
 describe('a small plate the coarse pass boxed in part', () => {
   it('fast mode, which has no finer pass, finds the whole number in a close-up', async () => {
-    const { ocr, photo } = partlyBoxedPlateOcr();
+    const { ocr, photo, widestCloseUp } = partlyBoxedPlateOcr();
     const res = await createPlatePipeline(ocr).read(photo, options({ mode: 'fast' }));
     expect(res.plates.map((p) => p.plate)).toEqual(['abc123']);
+    expect(widestCloseUp()).toBe(6);
   });
 
-  it('regular mode leaves it to its finer pass', async () => {
-    const { ocr, photo } = partlyBoxedPlateOcr();
+  it('regular mode shows no close-up the whole line: the box widened to the ink beside it reads it', async () => {
+    const { ocr, photo, widestCloseUp } = partlyBoxedPlateOcr();
     const res = await createPlatePipeline(ocr).read(photo, options());
-    expect(res.plates).toEqual([]);
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc123']);
+    expect(widestCloseUp()).toBeLessThan(6);
   });
 });
 
