@@ -139,7 +139,7 @@ export function growToCharacters(image: RawImage, candidate: PlateCandidate): Pl
   const lineTop = REACH_Y * h * scale;
   const lineBottom = (1 + REACH_Y) * h * scale;
   const lineH = lineBottom - lineTop;
-  const blobs = inkBlobs(band, { among: { x0: 0, x1: band.width } });
+  const blobs = inkBlobs(band);
   // Character strokes across the line's rows, no wider than a character of the band's height.
   const crossing = blobs.filter((b) => Math.min(b.y1, lineBottom) - Math.max(b.y0, lineTop) >= 0.3 * lineH
     && b.x1 - b.x0 <= MAX_WIDTH * (b.y1 - b.y0) + 0.1 * lineH && b.x1 - b.x0 >= 0.05 * lineH);

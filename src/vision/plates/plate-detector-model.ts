@@ -71,7 +71,7 @@ interface Canvas { width: number; height: number }
  * than wide (a phone held upright), which on 640 x 384 filled a third of the input and showed
  * its plate at 0.6 times the size, for the same detector cost. Wide and square photos keep the
  * training frames' canvas. */
-export function fullCanvas(width: number, height: number): Canvas {
+function fullCanvas(width: number, height: number): Canvas {
   return height > width ? { width: DETECTOR_HEIGHT, height: DETECTOR_WIDTH } : { width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT };
 }
 
