@@ -66,7 +66,7 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
   const refined = findPlateCandidates(inside, 4);
   if (refined.length === 0) return [candidate];
   // The close-up judges the shape; the first pass's confidence stays the detection score.
-  return refined.map((r) => ({ lines: r.lines, dscore: Math.min(candidate.dscore, r.dscore), closeUp: true }));
+  return refined.map((r) => ({ lines: r.lines, dscore: Math.min(candidate.dscore, r.dscore), closeUp: true, plateAspect: candidate.plateAspect }));
 }
 
 /** Text found in a close-up of `b` with `margin.x` of its width on either side and `margin.y` of

@@ -37,4 +37,10 @@ describe('plate detector candidates', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toBeLessThan(235);
   });
+
+  it('its close-up lines and its whole box carry the plate box\'s shape, which names the region of a wide font', async () => {
+    const found = await passCandidates(photo, pass, { ocr, detectedPlates: [plate(155)] }, options, [], []);
+    expect(found.length).toBeGreaterThan(0);
+    for (const c of found) expect(c.plateAspect).toBeCloseTo(3.1);
+  });
 });

@@ -33,7 +33,7 @@ const squarish = (c: PlateCandidate) => {
  * (refineCandidate) replaces with the text lines it finds inside. */
 function boxCandidate(p: DetectedPlate): PlateCandidate {
   const { xmin, ymin, xmax, ymax } = p.box;
-  return { lines: [[{ x: xmin, y: ymin }, { x: xmax, y: ymin }, { x: xmax, y: ymax }, { x: xmin, y: ymax }]], dscore: p.score, wholePlate: true };
+  return { lines: [[{ x: xmin, y: ymin }, { x: xmax, y: ymin }, { x: xmax, y: ymax }, { x: xmin, y: ymax }]], dscore: p.score, wholePlate: true, plateAspect: (xmax - xmin) / Math.max(1, ymax - ymin) };
 }
 
 /** Where a pass's candidates come from: the text detector, or the plate detector's boxes in the

@@ -36,4 +36,21 @@ describe('wideFont', () => {
     expect(wideFont({ lines: [quad(176, 40)] }, box(176), 40, 7)).toBe(true);
     expect(wideFont({ lines: [quad(118, 40)] }, box(118), 40, 7)).toBe(false);
   });
+
+  it.each([
+    // [text width (40 px tall, 7 characters), the detector's box width over height, wide]
+    [140, 3.1, true], // a Brazilian grey plate whose city line made the text box tall: pitch 0.5
+    [160, 2.6, true], // pitch 0.57 in a box a little wider than a North American plate's
+    [154, 2.0, false], // the widest US fonts in a North American plate's box
+    [130, 2.6, false], // a US plate seen square-on, its box drawn a little wide: pitch 0.46
+    [176, 1.8, false], // a wide-looking line in a plate's box as square as a US plate's
+    [188, 4.4, true], // a European plate
+  ])('a line of %i px found in a plate box %f times as wide as tall: wide %s', (width, aspect, wide) => {
+    expect(wideFont({ lines: [quad(width, 40)], plateAspect: aspect }, box(width), 40, 7)).toBe(wide);
+  });
+
+  it('keeps the pitch alone where no plate box was found (plate crops, the text passes)', () => {
+    expect(wideFont({ lines: [quad(140, 40)] }, box(140), 40, 7)).toBe(false);
+    expect(wideFont({ lines: [quad(140, 40)], plateAspect: 3.1 }, box(140), 40, 6)).toBeUndefined();
+  });
 });

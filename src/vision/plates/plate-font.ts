@@ -23,14 +23,31 @@ export const WIDE_PITCH = 0.6;
  * 2 and 3.1 on a ratio scale. */
 export const WIDE_PLATE_ASPECT = 2.5;
 
+/** Where the plate detector boxed the plate the line was found in, its box's shape is a second
+ * cue, and the two are weighed together: the line is wide when its pitch plus
+ * ASPECT_WEIGHT x ln(aspect / WIDE_PLATE_ASPECT) reaches SHAPED_WIDE_PITCH. The pitch alone
+ * misses a third of Brazil's grey plates, whose city line above the number makes a text box
+ * tall (pitch 0.46-0.59); their boxes are 2.4 to 3.6 times as wide as tall. Chosen on the fit
+ * half of the scenes (2026-12-02, regular mode, the labeled plates read at seven characters):
+ * SHAPED_WIDE_PITCH is the middle of the pitch medians (US 0.42, Brazil 0.67, Europe 0.69), and
+ * ASPECT_WEIGHT their distance over the distance of the shapes' log medians (2.2 and 3.1),
+ * each scaled by its spread (US pitch up to 0.53, shapes from 1.6 to 3.1). */
+export const SHAPED_WIDE_PITCH = 0.55;
+export const ASPECT_WEIGHT = 0.25;
+
 /**
  * wideCharacters for a candidate: where its line is the plate detector's box of the whole plate
  * (refining found no text line in it), the box's shape, since the plate's border and legends make
- * its height no character height; else the text's pitch. Seven characters only, as there.
+ * its height no character height; where the line was found in such a box, its pitch and the box's
+ * shape together (SHAPED_WIDE_PITCH); else the text's pitch. Seven characters only, as there.
  */
-export function wideFont(candidate: { lines: readonly Quad[]; wholePlate?: boolean }, textBox: Box, lineHeight: number, length: number): boolean | undefined {
-  if (!candidate.wholePlate) return wideCharacters(textBox, lineHeight, length);
+export function wideFont(candidate: { lines: readonly Quad[]; wholePlate?: boolean; plateAspect?: number }, textBox: Box, lineHeight: number, length: number): boolean | undefined {
   if (length !== 7) return undefined;
-  const b = quadBounds(candidate.lines.flat());
-  return b.x1 - b.x0 >= WIDE_PLATE_ASPECT * (b.y1 - b.y0);
+  if (candidate.wholePlate) {
+    const b = quadBounds(candidate.lines.flat());
+    return b.x1 - b.x0 >= WIDE_PLATE_ASPECT * (b.y1 - b.y0);
+  }
+  if (candidate.plateAspect === undefined || !(candidate.plateAspect > 0) || lineHeight <= 0) return wideCharacters(textBox, lineHeight, length);
+  const pitch = (textBox.xmax - textBox.xmin) / (length * lineHeight);
+  return pitch + ASPECT_WEIGHT * Math.log(candidate.plateAspect / WIDE_PLATE_ASPECT) >= SHAPED_WIDE_PITCH;
 }

@@ -14,6 +14,10 @@ export interface PlateCandidate {
   closeUp?: boolean;
   /** The one line is the plate detector's box of the whole plate, not a text line found in it. */
   wholePlate?: boolean;
+  /** Width over height of the plate detector's box the candidate came from (its close-up lines
+   * keep it): the detector learned the shape of whole plates, which tells a North American plate
+   * (2:1) from a Brazilian or European one (3.1:1, 4.7:1) where their numbers read alike. */
+  plateAspect?: number;
 }
 
 export type PlateMode = 'normal' | 'fast' | 'redaction';
