@@ -21,6 +21,7 @@ from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, ctc_loss_of, parameter_count
 from .runs import Run, device_of, loader_options, run_arguments, worker_seed
+from .shuffle import CharacterShuffler
 from .synth import PlateSynth
 from .warm_start import load_onnx_weights
 # Share of each real source among real samples: US material is the scarcest and the most misread;
@@ -38,17 +39,22 @@ def source_group(crop: Crop) -> str:
 class Mixture(IterableDataset):
     """An endless stream: synthetic plates and jittered real crops, half each."""
 
-    def __init__(self, crops: list[Crop], seed: int, synth_share: float = 0.5):
+    def __init__(self, crops: list[Crop], seed: int, synth_share: float = 0.5,
+                 shuffle_share: float = 0.0, aligner: Path | None = None):
         self.groups: dict[str, list[Crop]] = {}
         for c in crops:
             self.groups.setdefault(source_group(c), []).append(c)
         self.seed = seed
         self.synth_share = synth_share
+        # Share of real crops whose characters are reordered (shuffle.py), aligned by `aligner`.
+        self.shuffle_share = shuffle_share if aligner else 0.0
+        self.aligner = aligner
 
     def __iter__(self):
         seed = worker_seed(self.seed)
         rng = random.Random(seed)
         synth = PlateSynth(seed)
+        shuffler = CharacterShuffler(self.aligner) if self.shuffle_share > 0 else None
         names = [g for g in REAL_WEIGHTS if g in self.groups]
         weights = [REAL_WEIGHTS[g] for g in names]
         while True:
@@ -57,6 +63,8 @@ class Mixture(IterableDataset):
             else:
                 crop = rng.choice(self.groups[rng.choices(names, weights)[0]])
                 img, text = crop_pixels(crop, rng, WIDTH, HEIGHT), crop.text
+                if shuffler and rng.random() < self.shuffle_share:
+                    img, text = shuffler.shuffle(img, text, rng) or (img, text)
                 if rng.random() < 0.7:
                     img = synth.degrade(img)
             target = encode(text)
@@ -112,6 +120,8 @@ def main() -> None:
     ap.add_argument("--no-us-validation", action="store_true",
                     help="train on the US validation fifth too (validation is then Brazilian and synthetic plates only): "
                          "a round from a model that trained on those files keeps them rather than forgetting them")
+    ap.add_argument("--shuffle-share", type=float, default=0.0,
+                    help="share of real crops trained with their characters reordered (shuffle.py), aligned by --init")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -130,7 +140,8 @@ def main() -> None:
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
     # A fresh seed per resume, so a resumed run does not replay the stream it already saw.
-    stream = DataLoader(Mixture(fit, args.seed * 100003 + run.step, args.synth_share), batch_size=args.batch, collate_fn=collate,
+    stream = DataLoader(Mixture(fit, args.seed * 100003 + run.step, args.synth_share,
+                                        args.shuffle_share, args.init), batch_size=args.batch, collate_fn=collate,
                         **loader_options(args.workers))
     if args.init and run.step == 0:
         load_onnx_weights(model, args.init, next(iter(stream))[0], ExportWrapper)
