@@ -19,9 +19,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .charset import CHARS, greedy_decode
+from .charset import CHARS
 
-# The reader's output frames across its 160 px input (model.py).
+# The reader's output frames across its 160 px input (model.py); align reads the count off the
+# network's output.
 FRAMES = 40
 # A piece narrower than this is an alignment that went wrong, not a character.
 MIN_PIECE = 3
@@ -40,13 +41,13 @@ def character_segments(frame_classes: list[int]) -> list[tuple[int, int]]:
     return segments
 
 
-def cut_points(segments: list[tuple[int, int]], width: int) -> list[int] | None:
+def cut_points(segments: list[tuple[int, int]], width: int, frames: int = FRAMES) -> list[int] | None:
     """x positions that bound each character's piece: the first character's left edge, a cut
     halfway between each pair of neighbours, the last character's right edge (the outer edges as
     far from the centre as the inner cut is)."""
     if len(segments) < 2:
         return None
-    px = width / FRAMES
+    px = width / frames
     centres = [(s + e + 1) / 2 * px for s, e in segments]
     inner = [((segments[k][1] + 1) + segments[k + 1][0]) / 2 * px for k in range(len(segments) - 1)]
     left = max(0.0, centres[0] - (inner[0] - centres[0]))
@@ -76,11 +77,12 @@ class CharacterShuffler:
         the reader reads something else."""
         blob = img.astype(np.float32).transpose(2, 0, 1)[None] / 255.0
         self.net.setInput(blob)
-        probs = self.net.forward().reshape(FRAMES, -1)
-        classes = probs.argmax(-1).tolist()
-        if greedy_decode(classes, CHARS) != text:
+        classes = self.net.forward()[0].argmax(-1).tolist()
+        segments = character_segments(classes)
+        # The greedy path's text: each segment's class (class k is CHARS[k - 1]).
+        if "".join(CHARS[classes[s] - 1] for s, _ in segments) != text:
             return None
-        return cut_points(character_segments(classes), img.shape[1])
+        return cut_points(segments, img.shape[1], len(classes))
 
     def shuffle(self, img: np.ndarray, text: str, rng: random.Random) -> tuple[np.ndarray, str] | None:
         cuts = self.align(img, text)

@@ -47,7 +47,7 @@ class Mixture(IterableDataset):
         self.seed = seed
         self.synth_share = synth_share
         # Share of real crops whose characters are reordered (shuffle.py), aligned by `aligner`.
-        self.shuffle_share = shuffle_share if aligner else 0.0
+        self.shuffle_share = shuffle_share
         self.aligner = aligner
 
     def __iter__(self):
@@ -123,6 +123,8 @@ def main() -> None:
     ap.add_argument("--shuffle-share", type=float, default=0.0,
                     help="share of real crops trained with their characters reordered (shuffle.py), aligned by --init")
     args = ap.parse_args()
+    if args.shuffle_share > 0 and not args.init:
+        ap.error("--shuffle-share needs --init: the model that finds the characters to reorder (again on a resume)")
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)

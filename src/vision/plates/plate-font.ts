@@ -13,8 +13,11 @@ import type { Box, Quad } from './plate.types.js';
  */
 export function wideCharacters(textBox: Box, lineHeight: number, length: number): boolean | undefined {
   if (length !== 7 || lineHeight <= 0) return undefined;
-  return (textBox.xmax - textBox.xmin) / (length * lineHeight) >= WIDE_PITCH;
+  return characterPitch(textBox, lineHeight, length) >= WIDE_PITCH;
 }
+
+/** The text's width per character, in line heights. */
+const characterPitch = (textBox: Box, lineHeight: number, length: number) => (textBox.xmax - textBox.xmin) / (length * lineHeight);
 
 export const WIDE_PITCH = 0.6;
 
@@ -48,6 +51,5 @@ export function wideFont(candidate: { lines: readonly Quad[]; wholePlate?: boole
     return b.x1 - b.x0 >= WIDE_PLATE_ASPECT * (b.y1 - b.y0);
   }
   if (candidate.plateAspect === undefined || !(candidate.plateAspect > 0) || lineHeight <= 0) return wideCharacters(textBox, lineHeight, length);
-  const pitch = (textBox.xmax - textBox.xmin) / (length * lineHeight);
-  return pitch + ASPECT_WEIGHT * Math.log(candidate.plateAspect / WIDE_PLATE_ASPECT) >= SHAPED_WIDE_PITCH;
+  return characterPitch(textBox, lineHeight, length) + ASPECT_WEIGHT * Math.log(candidate.plateAspect / WIDE_PLATE_ASPECT) >= SHAPED_WIDE_PITCH;
 }
