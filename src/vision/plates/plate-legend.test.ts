@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { legendLines, readLegendRegions } from './plate-legend.js';
+import { legendLines, readLegendRegions, regionsOnPlates } from './plate-legend.js';
 import type { Quad } from './plate.types.js';
 
 const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
@@ -74,5 +74,35 @@ describe('readLegendRegions', () => {
     const { ocr, calls } = reader([]);
     expect(await readLegendRegions(image, [plate], [], ocr, [])).toEqual([undefined]);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('regionsOnPlates', () => {
+  /** The photo above with a European band left of the number: 24 px wide, 12 px before it, as
+   * tall as the plate (29 px above and below the number's middle). */
+  const banded: RawImage = { ...image, data: Buffer.from(image.data) };
+  for (let y = 91; y < 149; y++) for (let x = 64; x < 88; x++) banded.data.set([0, 51, 153], 3 * (y * 400 + x));
+  const eu = { ...plate, plate: 'AB123CD' }; // fits Italy, France and Slovakia
+  const legend = [line(130, 60, 270, 85)];
+  /** A recogniser that reads the band's sign (asked in capital letters) as `sign` at `sure`,
+   * and every legend line as `legendText`. */
+  const signs = (sign: string, sure: number, legendText: string) => ({
+    async recognizeCrops(crops: readonly RawImage[], opts?: { charset?: string }) {
+      const [text, prob] = opts?.charset ? [sign, sure] : [legendText, 0.9];
+      return crops.map(() => ({ text, charConfidences: Array(text.length).fill(prob), alternatives: [] }));
+    },
+  });
+
+  it('gives a banded plate the country of its sign, else of a legend line that is a sign, else of its format', async () => {
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), [], true)).toEqual(['fr']);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.4, 'SK'), [], true)).toEqual(['sk']);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.4, 'Texas'), [], true)).toEqual(['it']);
+    // Where the mode reads no text, the band alone.
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), [], false)).toEqual(['it']);
+  });
+
+  it('leaves a plate without a band to its legend', async () => {
+    expect(await regionsOnPlates(image, [plate], legend, signs('F', 0.95, 'California'), [], true)).toEqual(['us-ca']);
+    expect(await regionsOnPlates(image, [plate], legend, signs('F', 0.95, 'California'), [], false)).toEqual([undefined]);
   });
 });

@@ -2,6 +2,9 @@ import type { RawImage } from '../image/decode.js';
 import { quadSize } from '../image/quad.js';
 import type { Box } from './plate.types.js';
 import { regionFromLegend } from '../../domain/plates/plate-legends.js';
+import { BANDED_COUNTRIES, countryOfBandSign, europeanRegion } from '../../domain/plates/european-plates.js';
+import { findEuroBand } from './euro-band.js';
+import { cropRect } from '../image/warp.js';
 import { bestRegionFit } from '../../domain/plates/region-fit.js';
 import { countryOf } from '../../domain/plates/region-templates.js';
 import type { DetectedText } from './candidate-finder.js';
@@ -76,4 +79,57 @@ export async function readLegendRegions(image: RawImage, plates: readonly ReadPl
     });
   }
   return found;
+}
+
+/** Where a European band's sign stands, in line heights from the number's middle: under the ring
+ * of stars, in the band's lower third (the plate's bottom edge is about 0.73 below). */
+const SIGN_ROWS = [0.05, 0.72] as const;
+
+const SIGN_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** A sign is a letter or three, often a few pixels tall: each must be read this surely. On the
+ * dev European photos (2026-12-02) 4 of the 23 bands found were read so (D three times, GB), all
+ * rightly; the unsure ones included a blurred SK read as M at 0.25. */
+const SURE_SIGN_LETTER = 0.8;
+
+/** The band's sign under its stars (BAND_SIGN_COUNTRIES), cut from the photo. */
+export function bandSignCrop(image: RawImage, band: Box, plate: { textBox: Box; lineHeight: number }): RawImage {
+  const h = plate.lineHeight;
+  const cy = (plate.textBox.ymin + plate.textBox.ymax) / 2;
+  const pad = 0.15 * (band.xmax - band.xmin);
+  const y0 = cy + SIGN_ROWS[0] * h;
+  return cropRect(image, band.xmin - pad, y0, band.xmax - band.xmin + 2 * pad, (SIGN_ROWS[1] - SIGN_ROWS[0]) * h);
+}
+
+/** The country each band's sign names (undefined where a plate has no band, or its sign does
+ * not read as one), all bands read in one call, in capital letters. */
+export async function readBandSigns(image: RawImage, plates: ReadonlyArray<{ band: Box | null; textBox: Box; lineHeight: number }>, ocr: CropRecognizer): Promise<Array<string | undefined>> {
+  const banded = plates.flatMap((p, i) => (p.band ? [i] : []));
+  const found: Array<string | undefined> = plates.map(() => undefined);
+  if (banded.length === 0) return found;
+  const read = await ocr.recognizeCrops(banded.map((i) => bandSignCrop(image, plates[i]!.band!, plates[i]!)), { charset: SIGN_LETTERS });
+  banded.forEach((i, k) => {
+    const { text, charConfidences } = read[k]!;
+    if (charConfidences.length > 0 && charConfidences.every((c) => c >= SURE_SIGN_LETTER)) found[i] = countryOfBandSign(text);
+  });
+  return found;
+}
+
+/**
+ * Each plate's region as the plate itself shows it, or undefined where it shows none. A plate
+ * with a European band (euro-band.ts) is European: the country of its sign, read from the band
+ * (readBandSigns) or found as a line of its own among its legends, else the banded country whose
+ * format its number fits (europeanRegion). Any other plate takes the region its legend names.
+ * Signs and legends are read only where `readText` (the mode reads legends); the band is seen
+ * in every mode.
+ */
+export async function regionsOnPlates(image: RawImage, plates: readonly ReadPlate[], texts: readonly DetectedText[], ocr: CropRecognizer, named: readonly string[], readText: boolean): Promise<Array<string | undefined>> {
+  const banded = plates.map((p) => ({ ...p, band: findEuroBand(image, p.textBox, p.lineHeight) }));
+  const signs = readText ? await readBandSigns(image, banded, ocr) : [];
+  const legends = readText && plates.length > 0 ? await readLegendRegions(image, plates, texts, ocr, named) : [];
+  const banding: readonly string[] = BANDED_COUNTRIES;
+  return banded.map(({ band, plate }, i) => {
+    const legend = legends[i];
+    if (!band) return legend;
+    return europeanRegion(plate.toUpperCase(), named, signs[i] ?? (legend && banding.includes(legend) ? legend : undefined));
+  });
 }

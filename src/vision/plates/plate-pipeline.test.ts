@@ -229,6 +229,27 @@ describe('a plate reading\'s box and region', () => {
     expect(await region({ regions: ['br'] })).toEqual([['abc1234', 'br']]);
   });
 
+  it('give a plate with a European band to the country its sign names, or whose format it fits', async () => {
+    // The number's line as above (512..768 x 316.8..403.2, 86.4 px tall); a band 0.6 line heights
+    // wide, 0.3 left of it, as tall as a European plate (0.73 heights above and below the middle).
+    const photo = blank(1280, 720);
+    for (let y = 297; y < 423; y++) for (let x = 434; x < 486; x++) photo.data.set([0, 51, 153], 3 * (y * 1280 + x));
+    const signed = (sign: string, confidence: number): PlateOcr => ({
+      detect: ocr.detect,
+      async recognizeCrops(crops, opts) {
+        const [text, prob] = opts?.charset === PLATE_CHARSET ? ['ABC1234', 0.98] : [sign, confidence];
+        return crops.map(() => ({ text, charConfidences: Array(text.length).fill(prob), alternatives: [...text].map((char) => [{ char, prob }]) }));
+      },
+    });
+    const region = async (reader: PlateOcr, over: Partial<PlateReadOptions> = {}, picture = photo) => (await createPlatePipeline(reader).read(picture, options(over))).plates.map((p) => [p.plate, p.region.code]);
+    expect(await region(signed('PL', 0.95))).toEqual([['abc1234', 'pl']]);
+    // A sign read unsurely, or fast mode, which reads none: the first country whose format fits.
+    expect(await region(signed('PL', 0.5))).toEqual([['abc1234', 'de']]);
+    expect(await region(signed('PL', 0.95), { mode: 'fast' })).toEqual([['abc1234', 'de']]);
+    // Without the band, the same number in the same narrow font is North American.
+    expect(await region(signed('PL', 0.95), {}, blank(1280, 720))).toEqual([['abc1234', 'us']]);
+  });
+
   it('box the whole plate and more in redaction mode, which blurs the box', async () => {
     const usual = await boxIn('normal');
     const redaction = await boxIn('redaction');

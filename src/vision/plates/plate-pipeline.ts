@@ -16,7 +16,7 @@ import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { CLOSE_UP_ZOOM, DETECTOR_FLOOR, type DetectedPlate, type PlateDetection, type PlateDetector } from './plate-detector-model.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { plateBox, textBounds } from './plate-box.js';
-import { readLegendRegions } from './plate-legend.js';
+import { regionsOnPlates } from './plate-legend.js';
 import { CROP_MIN_LENGTH, distinctView, finest, isScene, minPlateLength, MODES, type ModeSettings, type PassSettings, passesFor } from './plate-modes.js';
 import { passCandidates, withDetectedPlates } from './pass-candidates.js';
 import { bestOfViews, breakTwinTies, createLineJudge, type LineJudge, lineHeight, regionByFont } from './reading-choice.js';
@@ -118,16 +118,15 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
 }
 
 /** The passes' plates, best first, without the text around plates, readings cut short or the
- * same plate twice; their legends name the state where the mode reads them. */
+ * same plate twice; a European band or, where the mode reads them, their legends name their
+ * region (regionsOnPlates). */
 async function finishedPlates(image: RawImage, plates: RankedPlate[], seen: readonly DetectedText[], ocr: PlateOcr, mode: ModeSettings, options: PlateReadOptions): Promise<PlateReading[]> {
   plates.sort((a, b) => b.rank - a.rank);
   const deduped = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundPlates(plates, mode.sureScore))));
-  if (mode.readLegends && deduped.length > 0) {
-    const legends = await readLegendRegions(image, deduped, seen, ocr, options.regions.map((r) => r.toLowerCase()));
-    legends.forEach((code, i) => {
-      if (code) deduped[i]!.region = { ...deduped[i]!.region, code };
-    });
-  }
+  const regions = await regionsOnPlates(image, deduped, seen, ocr, options.regions.map((r) => r.toLowerCase()), !!mode.readLegends);
+  regions.forEach((code, i) => {
+    if (code) deduped[i]!.region = { ...deduped[i]!.region, code };
+  });
   return deduped.map(({ rank: _rank, lineHeight: _h, textBox: _t, matched: _m, weakest: _w, ...p }) => p);
 }
 
