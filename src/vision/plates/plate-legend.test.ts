@@ -84,6 +84,7 @@ describe('regionsOnPlates', () => {
   for (let y = 91; y < 149; y++) for (let x = 64; x < 88; x++) banded.data.set([0, 51, 153], 3 * (y * 400 + x));
   const eu = { ...plate, plate: 'AB123CD' }; // fits Italy, France and Slovakia
   const legend = [line(130, 60, 270, 85)];
+  const anywhere = { regions: [], strict: false };
   /** A recogniser that reads the band's sign (asked in capital letters) as `sign` at `sure`,
    * and every legend line as `legendText`. */
   const signs = (sign: string, sure: number, legendText: string) => ({
@@ -94,15 +95,21 @@ describe('regionsOnPlates', () => {
   });
 
   it('gives a banded plate the country of its sign, else of a legend line that is a sign, else of its format', async () => {
-    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), [], true)).toEqual(['fr']);
-    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.4, 'SK'), [], true)).toEqual(['sk']);
-    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.4, 'Texas'), [], true)).toEqual(['it']);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), anywhere, true)).toEqual(['fr']);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.4, 'SK'), anywhere, true)).toEqual(['sk']);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.4, 'Texas'), anywhere, true)).toEqual(['it']);
     // Where the mode reads no text, the band alone.
-    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), [], false)).toEqual(['it']);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), anywhere, false)).toEqual(['it']);
+  });
+
+  it('keeps to a strict client\'s regions where none of them has a band', async () => {
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), { regions: ['us'], strict: true }, false)).toEqual([undefined]);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), { regions: ['us'], strict: false }, false)).toEqual(['it']);
+    expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), { regions: ['us', 'fr'], strict: true }, false)).toEqual(['fr']);
   });
 
   it('leaves a plate without a band to its legend', async () => {
-    expect(await regionsOnPlates(image, [plate], legend, signs('F', 0.95, 'California'), [], true)).toEqual(['us-ca']);
-    expect(await regionsOnPlates(image, [plate], legend, signs('F', 0.95, 'California'), [], false)).toEqual([undefined]);
+    expect(await regionsOnPlates(image, [plate], legend, signs('F', 0.95, 'California'), anywhere, true)).toEqual(['us-ca']);
+    expect(await regionsOnPlates(image, [plate], legend, signs('F', 0.95, 'California'), anywhere, false)).toEqual([undefined]);
   });
 });

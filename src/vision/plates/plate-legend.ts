@@ -5,7 +5,7 @@ import { regionFromLegend } from '../../domain/plates/plate-legends.js';
 import { BANDED_COUNTRIES, countryOfBandSign, europeanRegion } from '../../domain/plates/european-plates.js';
 import { findEuroBand } from './euro-band.js';
 import { cropRect } from '../image/warp.js';
-import { bestRegionFit } from '../../domain/plates/region-fit.js';
+import { bestRegionFit, type RegionScope } from '../../domain/plates/region-fit.js';
 import { countryOf } from '../../domain/plates/region-templates.js';
 import type { DetectedText } from './candidate-finder.js';
 import { overlapRatio } from './plate-dedupe.js';
@@ -120,16 +120,17 @@ export async function readBandSigns(image: RawImage, plates: ReadonlyArray<{ ban
  * (readBandSigns) or found as a line of its own among its legends, else the banded country whose
  * format its number fits (europeanRegion). Any other plate takes the region its legend names.
  * Signs and legends are read only where `readText` (the mode reads legends); the band is seen
- * in every mode.
+ * in every mode. A client that keeps strictly to regions none of which is banded keeps them.
  */
-export async function regionsOnPlates(image: RawImage, plates: readonly ReadPlate[], texts: readonly DetectedText[], ocr: CropRecognizer, named: readonly string[], readText: boolean): Promise<Array<string | undefined>> {
-  const banded = plates.map((p) => ({ ...p, band: findEuroBand(image, p.textBox, p.lineHeight) }));
-  const signs = readText ? await readBandSigns(image, banded, ocr) : [];
-  const legends = readText && plates.length > 0 ? await readLegendRegions(image, plates, texts, ocr, named) : [];
+export async function regionsOnPlates(image: RawImage, plates: readonly ReadPlate[], texts: readonly DetectedText[], ocr: CropRecognizer, scope: RegionScope, readText: boolean): Promise<Array<string | undefined>> {
   const banding: readonly string[] = BANDED_COUNTRIES;
+  const bandsCount = !scope.strict || scope.regions.some((r) => banding.includes(countryOf(r)));
+  const banded = plates.map((p) => ({ ...p, band: bandsCount ? findEuroBand(image, p.textBox, p.lineHeight) : null }));
+  const signs = readText ? await readBandSigns(image, banded, ocr) : [];
+  const legends = readText && plates.length > 0 ? await readLegendRegions(image, plates, texts, ocr, scope.regions) : [];
   return banded.map(({ band, plate }, i) => {
     const legend = legends[i];
     if (!band) return legend;
-    return europeanRegion(plate.toUpperCase(), named, signs[i] ?? (legend && banding.includes(legend) ? legend : undefined));
+    return europeanRegion(plate.toUpperCase(), scope.regions, signs[i] ?? (legend && banding.includes(legend) ? legend : undefined));
   });
 }

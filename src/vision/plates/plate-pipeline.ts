@@ -123,7 +123,8 @@ function rankedPlate(image: RawImage, candidate: PlateCandidate, rankings: reado
 async function finishedPlates(image: RawImage, plates: RankedPlate[], seen: readonly DetectedText[], ocr: PlateOcr, mode: ModeSettings, options: PlateReadOptions): Promise<PlateReading[]> {
   plates.sort((a, b) => b.rank - a.rank);
   const deduped = dedupePlates(dropTruncatedReadings(dropSubordinateText(dropTextAroundPlates(plates, mode.sureScore))));
-  const regions = await regionsOnPlates(image, deduped, seen, ocr, options.regions.map((r) => r.toLowerCase()), !!mode.readLegends);
+  const scope = { regions: options.regions.map((r) => r.toLowerCase()), strict: options.strictRegion };
+  const regions = await regionsOnPlates(image, deduped, seen, ocr, scope, !!mode.readLegends);
   regions.forEach((code, i) => {
     if (code) deduped[i]!.region = { ...deduped[i]!.region, code };
   });
