@@ -66,8 +66,18 @@ describe('findEuroBand', () => {
     expect(findEuroBand(bluePlate, number, 40)).toBeNull();
   });
 
-  it('finds none where the photo cuts the plate off at its left', () => {
+  it('finds none where a photo cuts the plate off at its left', () => {
     const cut = photo(grey, [{ box: plate, colour: WHITE }, { box: band, colour: BAND }]);
-    expect(findEuroBand(cut, { ...number, xmin: 60, xmax: 240 }, 40)).toBeNull();
+    expect(findEuroBand(cut, { ...number, xmin: 60, xmax: 140 }, 40)).toBeNull();
+  });
+
+  it('finds the band of a plate crop at the picture\'s left edge, not blue artwork further in', () => {
+    // A crop of the whole plate: the band from x 0 to 24, the number from 36 on.
+    const crop = photo(WHITE, [{ box: { xmin: 0, ymin: 71, xmax: 24, ymax: 129 }, colour: BAND }]);
+    const wide: Box = { xmin: 36, ymin: 80, xmax: 380, ymax: 120 };
+    expect(findEuroBand(crop, wide, 40)).toMatchObject({ xmin: 0, xmax: 24 });
+    // A blue shield in a white disc, a line height in from the edge (New Jersey's memorial plate).
+    const artwork = photo(WHITE, [{ box: { xmin: 40, ymin: 75, xmax: 64, ymax: 125 }, colour: BAND }]);
+    expect(findEuroBand(artwork, { ...wide, xmin: 70 }, 40)).toBeNull();
   });
 });

@@ -22,6 +22,9 @@ export const BAND_MAX_WIDTH = 1.0;
  * PLAIN_SHARE. */
 export const BAND_SHARE = 0.55;
 export const PLAIN_SHARE = 0.25;
+/** How far in from a plate crop's left edge its band may begin, in line heights (the plate's
+ * border and a loose crop's margin; New Jersey's memorial shield stands 0.43 in). */
+const CROP_EDGE = 0.3;
 /** A number on blue (a blue plate, a blue sticker behind the line) is not a white plate. */
 const NUMBER_BLUE_SHARE = 0.15;
 
@@ -49,7 +52,8 @@ function columnBlue(image: RawImage, x: number, y0: number, y1: number): number 
  * Columns are judged on the number's middle rows (a Mercosur band above the number stays out);
  * the band is a run of blue columns within BAND_REACH of the number, BAND_MIN_WIDTH to
  * BAND_MAX_WIDTH wide, with plain columns on both sides inside the photo (a blue car body beside
- * a white plate runs on past the reach, a band cut by the photo's edge cannot be told from one).
+ * a white plate runs on past the reach, a band cut by the photo's edge cannot be told from one),
+ * but for a plate crop, whose band may start at the picture's left edge.
  * Grey photos (one channel) have none.
  */
 export function findEuroBand(image: RawImage, textBox: Box, lineHeight: number): Box | null {
@@ -59,7 +63,11 @@ export function findEuroBand(image: RawImage, textBox: Box, lineHeight: number):
   const y0 = Math.max(0, Math.round(cy - 0.4 * h));
   const y1 = Math.min(image.height, Math.round(cy + 0.4 * h));
   const right = Math.min(image.width, Math.round(textBox.xmin));
-  const left = Math.round(textBox.xmin - BAND_REACH * h);
+  const reach = Math.round(textBox.xmin - BAND_REACH * h);
+  // A plate crop starts at the plate's edge: where the reach runs out of the picture, its band
+  // may touch the picture's edge.
+  const crop = reach < 0 && fillsWidth(image, textBox);
+  const left = crop ? 0 : reach;
   if (left < 0 || y1 - y0 < 4 || right <= left) return null;
   const shares: number[] = [];
   for (let x = left; x < right; x++) shares.push(columnBlue(image, x, y0, y1));
@@ -69,8 +77,11 @@ export function findEuroBand(image: RawImage, textBox: Box, lineHeight: number):
   if (i < 0) return null;
   const bandRight = i;
   while (i >= 0 && shares[i]! >= PLAIN_SHARE) i--;
-  if (i < 0) return null;
+  if (i < 0 && !crop) return null;
   const bandLeft = i + 1;
+  // In a crop the band is the plate's left end: blue further in is artwork (New Jersey's blue
+  // shield in its white disc, left of the number).
+  if (crop && bandLeft > CROP_EDGE * h) return null;
   const width = bandRight - bandLeft + 1;
   if (width < BAND_MIN_WIDTH * h || width > BAND_MAX_WIDTH * h) return null;
   if (numberBlue(image, textBox, y0, y1) > NUMBER_BLUE_SHARE) return null;
@@ -80,6 +91,12 @@ export function findEuroBand(image: RawImage, textBox: Box, lineHeight: number):
   if (blueOutside(image, band, cy - BEYOND_PLATE[1] * h, cy - BEYOND_PLATE[0] * h) >= PLAIN_SHARE) return null;
   if (blueOutside(image, band, cy + BEYOND_PLATE[0] * h, cy + BEYOND_PLATE[1] * h) >= PLAIN_SHARE) return null;
   return { xmin: left + bandLeft, ymin: y0, xmax: left + bandRight + 1, ymax: y1 };
+}
+
+/** Whether the number spans most of the picture's width, as in a crop of its plate (a number
+ * of seven characters at 0.6 heights each is 0.8 of a European plate's width). */
+function fillsWidth(image: RawImage, textBox: Box): boolean {
+  return textBox.xmax - textBox.xmin >= 0.5 * image.width;
 }
 
 /** Rows beyond the plate's top and bottom edges, in line heights from the number's middle. */
