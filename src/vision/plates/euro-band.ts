@@ -2,8 +2,8 @@ import type { RawImage } from '../image/decode.js';
 import type { Box } from './plate.types.js';
 
 /**
- * The blue band at the left end of a European number plate (the EU's common format, which the
- * UK, Norway and others follow): a strip as tall as the plate and about 0.6 character heights
+ * The blue band at the left end of a European number plate (the EU's common format, which UK
+ * plates carry too): a strip as tall as the plate and about 0.6 character heights
  * wide, holding the ring of stars over the country's sign, left of the number and apart from it
  * by the plate's white. No North American or Brazilian plate has one (a Mercosur plate's band
  * runs along its top), so where it is seen a number is European whatever its letters fit: a
