@@ -11,6 +11,11 @@ export const BANDED_COUNTRIES = [
   'dk', 'fi', 'sk', 'ie', 'hr', 'lt', 'si', 'ee', 'lv', 'cy', 'lu', 'mt',
 ] as const;
 
+/** Whether `country` (a country code, `de`) is one whose plates carry the band. */
+export function isBandedCountry(country: string): boolean {
+  return (BANDED_COUNTRIES as readonly string[]).includes(country);
+}
+
 /** The distinguishing sign printed in the band, under the stars, per country. Inside a band a
  * one-letter sign is as good as a longer one. */
 export const BAND_SIGN_COUNTRIES: Readonly<Record<string, string>> = {
@@ -33,8 +38,7 @@ export function countryOfBandSign(reading: string): string | undefined {
  */
 export function europeanRegion(plate: string, named: readonly string[], sign?: string): string {
   if (sign) return sign;
-  const banded: readonly string[] = BANDED_COUNTRIES;
-  const namedHere = named.map(countryOf).filter((c) => banded.includes(c));
+  const namedHere = named.map(countryOf).filter(isBandedCountry);
   const order = [...new Set([...namedHere, ...BANDED_COUNTRIES])];
   return bestRegionFit(plate, { regions: order, strict: true })?.code ?? order[0]!;
 }

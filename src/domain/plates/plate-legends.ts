@@ -1,3 +1,4 @@
+import { BAND_SIGN_COUNTRIES } from './european-plates.js';
 import { readingAsWord } from './reading-as-word.js';
 
 /**
@@ -39,11 +40,11 @@ const LEGENDS: Readonly<Record<string, string>> = {
   BRASIL: 'br',
 };
 
-/** The distinguishing sign in the blue band of a European plate, read as a line of its own.
- * Two and three letters only: a one-letter sign (D, F, I) is too easily a stray glyph. */
+/** The distinguishing sign in the blue band of a European plate (BAND_SIGN_COUNTRIES), read as a
+ * line of its own, and Switzerland's CH beside its number. Two and three letters only: outside a
+ * band found by its colour, a one-letter sign (D, F, I) is too easily a stray glyph. */
 const BAND_SIGNS: Readonly<Record<string, string>> = {
-  SK: 'sk', CZ: 'cz', PL: 'pl', NL: 'nl', RO: 'ro', BG: 'bg', HR: 'hr', SLO: 'si', GR: 'gr',
-  LT: 'lt', LV: 'lv', EST: 'ee', CY: 'cy', FIN: 'fi', DK: 'dk', IRL: 'ie', GB: 'gb', UK: 'gb',
+  ...Object.fromEntries(Object.entries(BAND_SIGN_COUNTRIES).filter(([sign]) => sign.length >= 2)),
   CH: 'ch',
 };
 

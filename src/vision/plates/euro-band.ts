@@ -90,7 +90,7 @@ export function findEuroBand(image: RawImage, textBox: Box, lineHeight: number):
   const band = { x0: left + bandLeft, x1: left + bandRight + 1 };
   if (blueOutside(image, band, cy - BEYOND_PLATE[1] * h, cy - BEYOND_PLATE[0] * h) >= PLAIN_SHARE) return null;
   if (blueOutside(image, band, cy + BEYOND_PLATE[0] * h, cy + BEYOND_PLATE[1] * h) >= PLAIN_SHARE) return null;
-  return { xmin: left + bandLeft, ymin: y0, xmax: left + bandRight + 1, ymax: y1 };
+  return { xmin: band.x0, ymin: y0, xmax: band.x1, ymax: y1 };
 }
 
 /** Whether the number spans most of the picture's width, as in a crop of its plate (a number

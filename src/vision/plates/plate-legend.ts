@@ -2,7 +2,7 @@ import type { RawImage } from '../image/decode.js';
 import { quadSize } from '../image/quad.js';
 import type { Box } from './plate.types.js';
 import { regionFromLegend } from '../../domain/plates/plate-legends.js';
-import { BANDED_COUNTRIES, countryOfBandSign, europeanRegion } from '../../domain/plates/european-plates.js';
+import { countryOfBandSign, europeanRegion, isBandedCountry } from '../../domain/plates/european-plates.js';
 import { findEuroBand } from './euro-band.js';
 import { cropRect } from '../image/warp.js';
 import { bestRegionFit, type RegionScope } from '../../domain/plates/region-fit.js';
@@ -123,14 +123,13 @@ export async function readBandSigns(image: RawImage, plates: ReadonlyArray<{ ban
  * in every mode. A client that keeps strictly to regions none of which is banded keeps them.
  */
 export async function regionsOnPlates(image: RawImage, plates: readonly ReadPlate[], texts: readonly DetectedText[], ocr: CropRecognizer, scope: RegionScope, readText: boolean): Promise<Array<string | undefined>> {
-  const banding: readonly string[] = BANDED_COUNTRIES;
-  const bandsCount = !scope.strict || scope.regions.some((r) => banding.includes(countryOf(r)));
+  const bandsCount = !scope.strict || scope.regions.some((r) => isBandedCountry(countryOf(r)));
   const banded = plates.map((p) => ({ ...p, band: bandsCount ? findEuroBand(image, p.textBox, p.lineHeight) : null }));
   const signs = readText ? await readBandSigns(image, banded, ocr) : [];
   const legends = readText && plates.length > 0 ? await readLegendRegions(image, plates, texts, ocr, scope.regions) : [];
   return banded.map(({ band, plate }, i) => {
     const legend = legends[i];
     if (!band) return legend;
-    return europeanRegion(plate.toUpperCase(), scope.regions, signs[i] ?? (legend && banding.includes(legend) ? legend : undefined));
+    return europeanRegion(plate.toUpperCase(), scope.regions, signs[i] ?? (legend && isBandedCountry(legend) ? legend : undefined));
   });
 }
