@@ -102,6 +102,15 @@ describe('regionsOnPlates', () => {
     expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), anywhere, false)).toEqual(['it']);
   });
 
+  it('reads no legend for a plate whose band sign was read', async () => {
+    const asked: Array<string | undefined> = [];
+    const counting = signs('F', 0.95, 'SK');
+    const ocr = { recognizeCrops: (crops: readonly RawImage[], opts?: { charset?: string }) => (asked.push(opts?.charset), counting.recognizeCrops(crops, opts)) };
+    expect(await regionsOnPlates(banded, [eu], legend, ocr, anywhere, true)).toEqual(['fr']);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toBeDefined();
+  });
+
   it('keeps to a strict client\'s regions where none of them has a band', async () => {
     expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), { regions: ['us'], strict: true }, false)).toEqual([undefined]);
     expect(await regionsOnPlates(banded, [eu], legend, signs('F', 0.95, 'SK'), { regions: ['us'], strict: false }, false)).toEqual(['it']);

@@ -126,7 +126,13 @@ export async function regionsOnPlates(image: RawImage, plates: readonly ReadPlat
   const bandsCount = !scope.strict || scope.regions.some((r) => isBandedCountry(countryOf(r)));
   const banded = plates.map((p) => ({ ...p, band: bandsCount ? findEuroBand(image, p.textBox, p.lineHeight) : null }));
   const signs = readText ? await readBandSigns(image, banded, ocr) : [];
-  const legends = readText && plates.length > 0 ? await readLegendRegions(image, plates, texts, ocr, scope.regions) : [];
+  // A sign read says all a legend could: only the other plates' legends are read.
+  const open = readText ? plates.flatMap((_, i) => (signs[i] ? [] : [i])) : [];
+  const legends: Array<string | undefined> = plates.map(() => undefined);
+  if (open.length > 0) {
+    const read = await readLegendRegions(image, open.map((i) => plates[i]!), texts, ocr, scope.regions);
+    open.forEach((i, k) => (legends[i] = read[k]));
+  }
   return banded.map(({ band, plate }, i) => {
     const legend = legends[i];
     if (!band) return legend;
