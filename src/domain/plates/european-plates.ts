@@ -1,4 +1,4 @@
-import { bestRegionFit } from './region-fit.js';
+import { bestRegionFit, type RegionScope } from './region-fit.js';
 import { countryOf } from './region-templates.js';
 
 /**
@@ -34,11 +34,12 @@ export function countryOfBandSign(reading: string): string | undefined {
 /**
  * The region of a plate seen with a European band: the country its sign names where it was read,
  * else the banded country whose format `plate` (upper case) fits, the client's named countries
- * first, then by BANDED_COUNTRIES (a number that fits none goes to the first of them).
+ * first, then by BANDED_COUNTRIES (a number that fits none goes to the first of them). A strict
+ * client's scope keeps to its named banded countries, sign or not.
  */
-export function europeanRegion(plate: string, named: readonly string[], sign?: string): string {
-  if (sign) return sign;
-  const namedHere = named.map(countryOf).filter(isBandedCountry);
-  const order = [...new Set([...namedHere, ...BANDED_COUNTRIES])];
+export function europeanRegion(plate: string, scope: RegionScope, sign?: string): string {
+  const namedHere = scope.regions.map(countryOf).filter(isBandedCountry);
+  const order = scope.strict && namedHere.length > 0 ? [...new Set(namedHere)] : [...new Set([...namedHere, ...BANDED_COUNTRIES])];
+  if (sign && order.includes(sign)) return sign;
   return bestRegionFit(plate, { regions: order, strict: true })?.code ?? order[0]!;
 }

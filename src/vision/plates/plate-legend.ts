@@ -136,6 +136,6 @@ export async function regionsOnPlates(image: RawImage, plates: readonly ReadPlat
   return banded.map(({ band, plate }, i) => {
     const legend = legends[i];
     if (!band) return legend;
-    return europeanRegion(plate.toUpperCase(), scope.regions, signs[i] ?? (legend && isBandedCountry(legend) ? legend : undefined));
+    return europeanRegion(plate.toUpperCase(), scope, signs[i] ?? (legend && isBandedCountry(legend) ? legend : undefined));
   });
 }
