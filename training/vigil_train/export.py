@@ -56,6 +56,11 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
         model, wrap, shape, names = PlateReader(classes=train_ids.CLASSES), ExportWrapper, (3, idsynth.HEIGHT, idsynth.WIDTH), ("image", "probs")
         meta = {"charset": train_ids.CHARS, "blank": "0", "classes": str(train_ids.CLASSES),
                 "input": f"1x3x{idsynth.HEIGHT}x{idsynth.WIDTH} RGB in [0,1], height 48 at its aspect, left-aligned, padded grey {idsynth.PAD}"}
+    elif kind == "stacks":
+        from . import idsynth, stacksynth, train_ids  # the stack reader: the identifier classes on a turned column
+        model, wrap, shape, names = PlateReader(classes=train_ids.CLASSES), ExportWrapper, (3, stacksynth.HEIGHT, stacksynth.WIDTH), ("image", "probs")
+        meta = {"charset": train_ids.CHARS, "blank": "0", "classes": str(train_ids.CLASSES),
+                "input": f"1x3x{stacksynth.HEIGHT}x{stacksynth.WIDTH} RGB in [0,1], an upright column turned a quarter counter-clockwise, height 48 at its aspect, left-aligned, padded grey {idsynth.PAD}"}
     elif kind == "detector":
         model, wrap, shape, names = PlateDetector(), DetectorExport, (3, IN_H, IN_W), ("image", "maps")
         meta = DETECTOR_META
@@ -103,7 +108,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--checkpoint", default="runs/reader/best.pt")
     ap.add_argument("--out", default="../models/plate-reader.onnx")
-    ap.add_argument("--kind", choices=["reader", "identifiers", "detector", "detector-vehicles"], default="reader")
+    ap.add_argument("--kind", choices=["reader", "identifiers", "stacks", "detector", "detector-vehicles"], default="reader")
     ap.add_argument("--same-plates-as", type=Path, help="detector-vehicles: stop unless the plate maps equal this plate-only model's")
     args = ap.parse_args()
     export(Path(args.checkpoint), Path(args.out), args.kind, args.same_plates_as)

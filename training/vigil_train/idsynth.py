@@ -234,14 +234,20 @@ class IdentifierSynth:
             y = r.choice([r.randint(0, max(1, top // 2)), h - r.randint(1, max(2, bottom // 2 + 1))])
             cv2.line(img, (0, y), (w, y), tuple(float(v) for v in np.float32(ink)), max(1, int(mh * 0.06)))
         if r.random() < 0.3:  # dirt: translucent smudges, smaller than a glyph or two
-            grime = img.copy()
-            for _ in range(r.randint(1, 5)):
-                cv2.ellipse(grime, (r.randint(0, w), r.randint(0, h)), (r.randint(2, max(3, mh // 2)), r.randint(2, max(3, mh // 4))),
-                            r.uniform(0, 180), 0, 360, (r.uniform(50, 110), r.uniform(40, 90), r.uniform(30, 60)), -1)
-            a = r.uniform(0.2, 0.6)
-            img = img * (1 - a) + grime * a
+            img = self._grime(img, mh // 2, mh // 4)
         img = np.clip(img, 0, 255).astype(np.uint8)
         return self._photograph(img)
+
+    def _grime(self, img: np.ndarray, rx: int, ry: int) -> np.ndarray:
+        """One to five translucent brown smudges, up to rx x ry pixels."""
+        r = self.rng
+        h, w = img.shape[:2]
+        grime = img.copy()
+        for _ in range(r.randint(1, 5)):
+            cv2.ellipse(grime, (r.randint(0, w), r.randint(0, h)), (r.randint(2, max(3, rx)), r.randint(2, max(3, ry))),
+                        r.uniform(0, 180), 0, 360, (r.uniform(50, 110), r.uniform(40, 90), r.uniform(30, 60)), -1)
+        a = r.uniform(0.2, 0.6)
+        return img * (1 - a) + grime * a
 
     def _photograph(self, img: np.ndarray) -> np.ndarray:
         """Perspective, shear and rotation, a distance (resolution) and a bad camera."""
@@ -269,11 +275,12 @@ class IdentifierSynth:
         return fit_line(self.render(text, kind)), text
 
 
-def fit_line(img: np.ndarray) -> np.ndarray:
-    """A line crop of any size to the reader's input, as src/vision/ocr/identifier-reader.ts does."""
+def fit_line(img: np.ndarray, width: int = WIDTH) -> np.ndarray:
+    """A line crop of any size to the reader's input, as src/vision/ocr/identifier-reader.ts does:
+    height 48 at its aspect, squeezed where longer than `width`, left-aligned, padded grey."""
     h, w = img.shape[:2]
-    tw = max(1, min(WIDTH, int(np.ceil(HEIGHT * w / max(1, h)))))
-    out = np.full((HEIGHT, WIDTH, 3), PAD, np.uint8)
+    tw = max(1, min(width, int(np.ceil(HEIGHT * w / max(1, h)))))
+    out = np.full((HEIGHT, width, 3), PAD, np.uint8)
     out[:, :tw] = cv2.resize(img, (tw, HEIGHT), interpolation=cv2.INTER_LINEAR)
     return out
 

@@ -49,12 +49,15 @@ def tensor(img: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.ascontiguousarray(img)).permute(2, 0, 1).float() / 255.0
 
 
-class Lines(IterableDataset):
-    def __init__(self, seed: int):
-        self.seed = seed
+class Samples(IterableDataset):
+    """An endless stream of (image, target) from a generator class (`make_synth(seed)`), each
+    data-loader worker with its own seed."""
+
+    def __init__(self, make_synth, seed: int):
+        self.make_synth, self.seed = make_synth, seed
 
     def __iter__(self):
-        synth = IdentifierSynth(worker_seed(self.seed))
+        synth = self.make_synth(worker_seed(self.seed))
         while True:
             img, text = synth.sample()
             target = encode(text)
@@ -108,23 +111,20 @@ def init_from_plate_reader(model: PlateReader, path: Path, synth: IdentifierSynt
     print(f"classifier rows from {path} (O from 0, I from 1, space fresh)", flush=True)
 
 
-def main() -> None:
-    # About 14 steps a minute on one thread beside a data worker (2026-11-28): the schedule ends in time.
-    ap = run_arguments(__doc__, run="runs/ids", minutes=100, steps=1400, batch=48, lr=1e-3, warmup=100, seed=31)
-    ap.add_argument("--init-plate", type=Path, help="a fresh run starts from this plate reader (../models/plate-reader.onnx)")
-    args = ap.parse_args()
-
+def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frames: int, what: str, no_spaces: bool) -> None:
+    """One resumable run of the identifier reader's network on `make_synth`'s samples (see
+    train_stacks.py too), from the shipped plate reader where `--init-plate` says so."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    x_val, t_val = validation_set()
-    print(f"validation: {len(t_val)} synthetic lines; {WIDTH // 4} frames per line", flush=True)
+    x_val, t_val = validation
+    print(f"validation: {len(t_val)} synthetic {what}; {frames} frames per {what[:-1]}", flush=True)
     model = PlateReader(classes=CLASSES)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
     if args.init_plate and run.step == 0:
-        init_from_plate_reader(model, args.init_plate, IdentifierSynth(args.seed + 5))
-    stream = DataLoader(Lines(args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate, **loader_options(args.workers))
+        init_from_plate_reader(model, args.init_plate, make_synth(args.seed + 5))
+    stream = DataLoader(Samples(make_synth, args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate, **loader_options(args.workers))
     device = device_of(args.device)
     run.to(device)
     print(f"training on {device}, {args.workers} data workers", flush=True)
@@ -132,9 +132,24 @@ def main() -> None:
 
     def validate() -> tuple[float, dict]:
         exact = accuracy(model, x_val, t_val)
-        return exact, {"synth": round(exact, 3), "synth_no_spaces": round(accuracy(model, x_val, t_val, True), 3)}
+        report = {"synth": round(exact, 3)}
+        if no_spaces:
+            report["synth_no_spaces"] = round(accuracy(model, x_val, t_val, True), 3)
+        return exact, report
 
     run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0)
+
+
+def arguments(doc: str | None, **defaults):
+    ap = run_arguments(doc, **defaults)
+    ap.add_argument("--init-plate", type=Path, help="a fresh run starts from this plate reader (../models/plate-reader.onnx)")
+    return ap.parse_args()
+
+
+def main() -> None:
+    # About 14 steps a minute on one thread beside a data worker (2026-11-28): the schedule ends in time.
+    args = arguments(__doc__, run="runs/ids", minutes=100, steps=1400, batch=48, lr=1e-3, warmup=100, seed=31)
+    train(args, IdentifierSynth, validation_set(), frames=WIDTH // 4, what="lines", no_spaces=True)
 
 
 if __name__ == "__main__":
