@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-draw N --identifier-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-draw N --identifier-model FILE --stack-reader trained|ppocr --stack-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -17,13 +17,16 @@
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
  * --identifier-model FILE adds a column: the same readers on the same text boxes, the lines read
  * by Vigil's identifier reader (training/vigil_train/train_ids.py) instead of PP-OCR's recogniser.
+ * --stack-reader ppocr reads stacked characters with PP-OCR alone (the server's STACK_READER);
+ * --stack-model FILE reads them with that stack reader (training/vigil_train/train_stacks.py).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OcrType } from '../src/vision/ocr/ocr.types.js';
 import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
-import { createOcrEngine, type OcrEngine, withLineRecognizer } from '../src/vision/ocr/ocr-engine.js';
+import { createOcrEngine, type OcrEngine, withLineRecognizer, withStackReader } from '../src/vision/ocr/ocr-engine.js';
+import { createStackReader, parseStackReader } from '../src/vision/ocr/stack-reader.js';
 import { createIdentifierTextModel } from './lib/identifier-text-model.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
@@ -41,7 +44,13 @@ const vinCount = Number(flag('vins', '100'));
 // Synthetic trailer IDs, split between horizontal and stacked vertical ones.
 const trailerCount = Number(flag('trailers', '20'));
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
-const engine = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
+const ppocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
+// As the server reads identifiers: with the stack reader unless --stack-reader ppocr (default:
+// STACK_READER); --stack-model FILE reads columns with that model in place of the shipped one.
+const stackModel = flag('stack-model');
+const engine = parseStackReader(flag('stack-reader') ?? process.env.STACK_READER) === 'trained'
+  ? withStackReader(ppocr, await createStackReader({ file: stackModel ? path.resolve(stackModel) : undefined }))
+  : ppocr;
 const identifierModel = flag('identifier-model');
 const trained = identifierModel ? withLineRecognizer(engine, await createIdentifierTextModel({ file: path.resolve(identifierModel), intraOpNumThreads: 1 })) : undefined;
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parsePlateLineReader } from '../vision/plates/plate-line-reader.js';
 import { parsePlateFinder } from '../vision/plates/plate-finder.js';
+import { parseStackReader } from '../vision/ocr/stack-reader.js';
 import { parsePlateSearch } from '../vision/plates/plate-search.js';
 import { parsePlateVehicles } from '../vision/plates/plate-vehicles.js';
 import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
@@ -77,6 +78,8 @@ const envSchema = z.object({
   PLATE_DETECTOR: checkedBy(parsePlateFinder),
   /** src/vision/plates/plate-vehicles.ts. */
   PLATE_VEHICLES: checkedBy(parsePlateVehicles),
+  /** src/vision/ocr/stack-reader.ts. */
+  STACK_READER: checkedBy(parseStackReader),
   /** src/vision/settings.ts. */
   INFERENCE_MEMORY: checkedBy(parseInferenceMemory),
   PLATE_HISTORY_DAYS: intFrom(30, 0),
@@ -184,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       plateReader: parsePlateLineReader(e.PLATE_READER),
       plateDetector: parsePlateFinder(e.PLATE_DETECTOR),
       plateVehicles: parsePlateVehicles(e.PLATE_VEHICLES),
+      stackReader: parseStackReader(e.STACK_READER),
       inferenceMemory: parseInferenceMemory(e.INFERENCE_MEMORY),
     },
     plateHistory: { retentionDays: e.PLATE_HISTORY_DAYS, keepImages: e.PLATE_HISTORY_IMAGES, visitGapSeconds: e.PLATE_VISIT_GAP_SECONDS },

@@ -6,6 +6,7 @@ import type { PlateFinder } from './plates/plate-finder.js';
 import type { PlateLineReader } from './plates/plate-line-reader.js';
 import type { PlateSearch } from './plates/plate-search.js';
 import type { PlateVehicles } from './plates/plate-vehicles.js';
+import type { StackReaderChoice } from './ocr/stack-reader.js';
 import { DEFAULT_OCR_PRECISION, type OcrPrecision } from './runtime/model-variants.js';
 
 /** What the vision workers are told by the validated config (src/config/config.ts), handed to
@@ -25,6 +26,8 @@ export interface VisionSettings {
   plateDetector: PlateFinder;
   /** When plate calls look for vehicles (PLATE_VEHICLES). */
   plateVehicles: PlateVehicles;
+  /** What reads columns of stacked characters in text photos (STACK_READER). */
+  stackReader: StackReaderChoice;
   /** Model buffers kept between runs for speed, or handed back for memory (INFERENCE_MEMORY). */
   inferenceMemory: InferenceMemory;
 }
@@ -42,7 +45,7 @@ export const parseInferenceMemory = (value: string | undefined): InferenceMemory
 
 /** The settings of an unconfigured process: the config's defaults. */
 export function defaultVisionSettings(): VisionSettings {
-  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', inferenceMemory: 'arena' };
+  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', stackReader: 'trained', inferenceMemory: 'arena' };
 }
 
 /** The OCR engine's options these settings ask for (every worker that loads the engine). */

@@ -2,6 +2,7 @@ import type { RawImage } from '../image/decode.js';
 import { rotateQuarter, warpQuad } from '../image/warp.js';
 import type { DecodedText } from './ctc-decode.js';
 import { type Quad, quadSize, uprightQuad } from './geometry.js';
+import { lengthenQuad, quadBounds } from '../image/quad.js';
 import type { ReadLinesOptions, TextLine } from './ocr.types.js';
 import { extendColumn } from './column-extension.js';
 import { groupCharacterColumns, stackToLine } from './vertical-text.js';
@@ -11,10 +12,22 @@ import { groupCharacterColumns, stackToLine } from './vertical-text.js';
  * angle classifier, and which only when the first reading was weak. */
 
 /** A detected line, cut out upright. */
-export interface CutLine { box: Quad; orientation: TextLine['orientation']; crop: RawImage; column: boolean }
+export interface CutLine {
+  box: Quad; orientation: TextLine['orientation']; crop: RawImage; column: boolean;
+  /** A tall line cut longer by its width at both ends, for the stack reader: the text box often
+   * stops a character short of a column's end, and the reader, unlike the box, sees characters. */
+  longCrop?: RawImage;
+}
 
 /** One way of reading a line (as it is, turned, stacked), and what it read. */
-export interface Variant { line: number; crop: RawImage; layout: TextLine['layout']; decoded?: DecodedText }
+export interface Variant {
+  line: number; crop: RawImage; layout: TextLine['layout']; decoded?: DecodedText;
+  /** A column for the stack reader (stack-reader.ts), not a line for the line recogniser. */
+  column?: true;
+  /** A reading that only votes for a text others read (preferAgreement): never the line's
+   * reading by its score alone. */
+  vote?: true;
+}
 
 /** The best reading of a line so far. */
 export interface BestReading { d: DecodedText; layout: TextLine['layout']; score: number }
@@ -25,12 +38,13 @@ const VERTICAL_RATIO = 1.5;
 /** Every box cut out of the image; with `vertical`, columns of single characters first, and every
  * box cut along its most horizontal edge (a steep one is then a tall crop, which is read turned
  * either way and as a stack). */
-export function cutLines(image: RawImage, boxes: readonly Quad[], vertical: boolean): CutLine[] {
+export function cutLines(image: RawImage, boxes: readonly Quad[], vertical: boolean, stackModel = false): CutLine[] {
   let quads = vertical ? boxes.map(uprightQuad) : [...boxes];
   let columns: Quad[] = [];
   if (vertical) ({ columns, rest: quads } = groupCharacterColumns(quads));
   const lines: CutLine[] = [];
-  for (const [k, box] of [...columns, ...quads].entries()) {
+  const all = [...columns, ...quads];
+  for (const [k, box] of all.entries()) {
     const quad = vertical ? extendColumn(image, box) : box;
     const { width, height } = quadSize(quad);
     const cw = Math.max(1, Math.round(width));
@@ -38,16 +52,41 @@ export function cutLines(image: RawImage, boxes: readonly Quad[], vertical: bool
     if (cw < 2 || chh < 2) continue;
     const crop = warpQuad(image, quad, cw, chh);
     const tall = vertical && chh >= cw * VERTICAL_RATIO;
-    lines.push({ box: quad, orientation: tall ? 'vertical' : 'horizontal', crop, column: k < columns.length });
+    const longCrop = tall && stackModel ? cutLonger(image, quad, width, all.filter((_, j) => j !== k)) : undefined;
+    lines.push({ box: quad, orientation: tall ? 'vertical' : 'horizontal', crop, column: k < columns.length, ...(longCrop ? { longCrop } : {}) });
   }
   return lines;
 }
+
+/** A column cut longer by `reach` at each end that runs into no other text box: there the
+ * detector saw another piece of text (a size and type code under a container's number), which
+ * is no character the column's box left out. */
+function cutLonger(image: RawImage, quad: Quad, reach: number, others: readonly Quad[]): RawImage {
+  const { width, height } = quadSize(quad);
+  const free = (top: number, bottom: number) => {
+    const end = quadBounds(lengthenQuad(quad, top, bottom));
+    const own = quadBounds(quad);
+    // The end alone: the lengthened box less the column's own span along its length.
+    const part = top > 0 ? { ...end, y1: Math.max(end.y0, own.y0) } : { ...end, y0: Math.min(end.y1, own.y1) };
+    const area = Math.max(1, (part.x1 - part.x0) * (part.y1 - part.y0));
+    return others.every((o) => overlapArea(part, quadBounds(o)) < END_OVERLAP * area);
+  };
+  const top = free(reach, 0) ? reach : 0;
+  const bottom = free(0, reach) ? reach : 0;
+  return warpQuad(image, lengthenQuad(quad, top, bottom), Math.max(1, Math.round(width)), Math.max(1, Math.round(height + top + bottom)));
+}
+
+/** The share of a column's lengthened end another text box may cover before that end stays put. */
+const END_OVERLAP = 0.1;
+
+type Bounds = ReturnType<typeof quadBounds>;
+const overlapArea = (a: Bounds, b: Bounds) => Math.max(0, Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0)) * Math.max(0, Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0));
 
 /** The first pass: horizontal crops as they are or turned 180 (`toClassify`: the angle
  * classifier decides), tall crops turned the quarter the classifier prefers and laid out as a
  * stack, columns of single characters laid side by side. The other quarter turn (`deferred`) is
  * read only for tall lines whose first reading is weak; `exhaustiveVertical` reads every turn. */
-export function firstVariants(lines: readonly CutLine[], options: ReadLinesOptions): { first: Variant[]; toClassify: Variant[]; deferred: Variant[] } {
+export function firstVariants(lines: readonly CutLine[], options: ReadLinesOptions, stackModel = false): { first: Variant[]; toClassify: Variant[]; deferred: Variant[] } {
   const first: Variant[] = [];
   const toClassify: Variant[] = [];
   const deferred: Variant[] = [];
@@ -61,6 +100,13 @@ export function firstVariants(lines: readonly CutLine[], options: ReadLinesOptio
     const ccw: Variant = { line, crop: rotateQuarter(l.crop, 1), layout: 'rotated_ccw' };
     const stacked = stackToLine(l.crop);
     const stack: Variant | undefined = stacked ? { line, crop: stacked, layout: 'stacked' } : undefined;
+    // A stack model reads the column itself, cut longer, beside the layouts below; the line
+    // recogniser reads that longer cut laid out too, as a vote only (see preferAgreement).
+    if (stackModel) {
+      first.push({ line, crop: l.longCrop ?? l.crop, layout: 'stacked', column: true });
+      const long = l.longCrop && stackToLine(l.longCrop);
+      if (long) first.push({ line, crop: long, layout: 'stacked', vote: true });
+    }
     if (options.exhaustiveVertical) {
       first.push(ccw, { line, crop: rotateQuarter(l.crop, 3), layout: 'rotated_cw' });
       if (stack) first.push(stack);
@@ -99,6 +145,28 @@ export function keepBest(best: Map<number, BestReading>, variants: readonly Vari
     const prev = best.get(v.line);
     if (!prev || score > prev.score) best.set(v.line, { d, layout: v.layout, score });
   });
+}
+
+/** Where two independent readings of a line agree (two layouts, or the stack reader and a
+ * layout) and the best-scoring one is not among them, the agreeing text wins: two readers
+ * seldom make one mistake, and a confident misreading by one of them (5 read as 6 laid out, at
+ * 0.98) outscores the right reading it disagrees with. One layout read twice (a column laid out
+ * as cut and cut longer) is one reader on nearly the same pixels: it agrees with itself. */
+export function preferAgreement(best: Map<number, BestReading>, variants: readonly Variant[]): void {
+  const byLine = new Map<number, Variant[]>();
+  for (const v of variants) if (v.decoded && v.decoded.text.trim() !== '') byLine.set(v.line, [...(byLine.get(v.line) ?? []), v]);
+  const text = (d: DecodedText) => d.text.replace(/\s+/g, '');
+  const source = (v: Variant) => (v.column ? 'stack reader' : v.layout);
+  for (const [line, vs] of byLine) {
+    const current = best.get(line);
+    if (!current) continue;
+    const sourcesOf = (t: string) => new Set(vs.filter((v) => text(v.decoded!) === t).map(source)).size;
+    if (sourcesOf(text(current.d)) >= 2) continue;
+    const agreeing = vs.filter((v) => sourcesOf(text(v.decoded!)) >= 2);
+    if (agreeing.length === 0) continue;
+    const top = agreeing.reduce((a, b) => (b.decoded!.confidence > a.decoded!.confidence ? b : a));
+    best.set(line, { d: top.decoded!, layout: top.layout, score: current.score });
+  }
 }
 
 /** The second pass: the other layouts of lines whose first reading was weak. */

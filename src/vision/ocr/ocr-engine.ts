@@ -16,7 +16,8 @@ import { type CharTable, charsetMask, loadPpOcrCharTable } from './dictionary.js
 import type { Quad } from './geometry.js';
 import type { ReadLinesOptions, RecognizeOptions, TextLine } from './ocr.types.js';
 import { packRecognitionLines, preparePackedLine, prepareRecognitionBatch, recWidth } from './rec-preprocess.js';
-import { applyUpsideDown, type BestReading, cutLines, firstVariants, keepBest, readLinesOut, secondVariants, type Variant } from './line-layouts.js';
+import type { StackRecognizer } from './stack-reader.js';
+import { applyUpsideDown, type BestReading, cutLines, firstVariants, keepBest, preferAgreement, readLinesOut, secondVariants, type Variant } from './line-layouts.js';
 
 export interface DetectOptions {
   detLimitSide?: number;
@@ -189,24 +190,43 @@ class PpOcrEngine implements OcrEngine {
 }
 
 /** What readLines stands on: text boxes, the upside-down classifier and a line recogniser. */
-type LineParts = Pick<OcrEngine, 'detect' | 'classifyUpsideDown' | 'recognizeCrops'>;
+type LineParts = Pick<OcrEngine, 'detect' | 'classifyUpsideDown' | 'recognizeCrops'> & Partial<StackRecognizer>;
 
 /** Every text line in the image, read in the layouts line-layouts.ts tries. */
 async function readLinesWith(parts: LineParts, image: RawImage, options: ReadLinesOptions): Promise<TextLine[]> {
   const boxes = await parts.detect(image, options);
-  const lines = cutLines(image, boxes.map((b) => b.quad), options.vertical ?? true);
-  const { first, toClassify, deferred } = firstVariants(lines, options);
+  const stacks = parts.recognizeStacks !== undefined;
+  const lines = cutLines(image, boxes.map((b) => b.quad), options.vertical ?? true, stacks);
+  const { first, toClassify, deferred } = firstVariants(lines, options, stacks);
   if (toClassify.length > 0) applyUpsideDown(toClassify, await parts.classifyUpsideDown(toClassify.map((v) => v.crop)));
   const best = new Map<number, BestReading>();
+  const read: Variant[] = [];
   const consider = async (variants: Variant[]) => {
-    keepBest(best, variants, await parts.recognizeCrops(variants.map((v) => v.crop), { charset: options.charset, pack: options.pack }));
+    read.push(...variants);
+    await readVariants(parts, variants, best, options);
   };
   await consider(first);
   if (!options.exhaustiveVertical) {
     const second = secondVariants(lines, first, deferred, best);
     if (second.length > 0) await consider(second);
   }
+  if (stacks) preferAgreement(best, read);
   return readLinesOut(lines, best, options.minConfidence ?? 0.3);
+}
+
+/** Reads each variant with its reader (columns with the stack reader, the rest with the line
+ * recogniser) and keeps each line's best-scoring reading; a vote (Variant.vote) is read but
+ * never kept on its score alone. */
+async function readVariants(parts: LineParts, variants: readonly Variant[], best: Map<number, BestReading>, options: ReadLinesOptions): Promise<void> {
+  const columns = variants.filter((v) => v.column);
+  const laidOut = columns.length > 0 ? variants.filter((v) => !v.column) : variants;
+  const decoded = await parts.recognizeCrops(laidOut.map((v) => v.crop), { charset: options.charset, pack: options.pack });
+  laidOut.forEach((v, k) => { v.decoded = decoded[k]; });
+  const candidates = laidOut.filter((v) => !v.vote);
+  keepBest(best, candidates, candidates.map((v) => v.decoded!));
+  if (columns.length === 0) return;
+  const stacked = await parts.recognizeStacks!(columns.map((v) => v.crop), { charset: options.charset });
+  keepBest(best, columns, stacked);
 }
 
 /** What reads cut lines: PP-OCR's recogniser, or one of Vigil's own models. */
@@ -219,6 +239,18 @@ export function withLineRecognizer(engine: OcrEngine, recognizer: LineRecognizer
     detect: (image, options) => engine.detect(image, options),
     classifyUpsideDown: (crops) => engine.classifyUpsideDown(crops),
     recognizeCrops: (crops, options) => recognizer.recognizeCrops(crops, options),
+  };
+  return { ...parts, readLines: (image, options = {}) => readLinesWith(parts, image, options) };
+}
+
+/** `engine` with Vigil's stack reader reading columns of upright characters (stack-reader.ts)
+ * in place of PP-OCR reading them laid out side by side. */
+export function withStackReader(engine: OcrEngine, stacks: StackRecognizer): OcrEngine {
+  const parts: LineParts = {
+    detect: (image, options) => engine.detect(image, options),
+    classifyUpsideDown: (crops) => engine.classifyUpsideDown(crops),
+    recognizeCrops: (crops, options) => engine.recognizeCrops(crops, options),
+    recognizeStacks: (columns, options) => stacks.recognizeStacks(columns, options),
   };
   return { ...parts, readLines: (image, options = {}) => readLinesWith(parts, image, options) };
 }

@@ -52,6 +52,8 @@ export const VIGIL_MODEL_FILES = {
   /** The same reader with its convolutions in 8 bits (training/vigil_train/quantize.py). */
   plateReaderInt8: join(VIGIL_MODELS_DIR, 'plate-reader.int8.onnx'),
   plateDetector: join(VIGIL_MODELS_DIR, 'plate-detector.onnx'),
+  /** Columns of upright characters (training/vigil_train/train_stacks.py). */
+  stackReader: join(VIGIL_MODELS_DIR, 'stack-reader.onnx'),
 } as const;
 
 export function readModelText(file: string): string {

@@ -1,5 +1,6 @@
 import { decodeForRecognition } from '../image/decode.js';
-import { createOcrEngine, type OcrEngine } from '../ocr/ocr-engine.js';
+import { createOcrEngine, type OcrEngine, withStackReader } from '../ocr/ocr-engine.js';
+import { createStackReader } from '../ocr/stack-reader.js';
 import type { OcrType, TextReading } from '../ocr/ocr.types.js';
 import { readText } from '../ocr/readers/text-reader.js';
 import { configuredPlatePipeline } from '../plates/configured-pipeline.js';
@@ -20,7 +21,22 @@ export type RecognitionTask =
 let engine: Promise<OcrEngine> | undefined;
 let pipeline: Promise<PlatePipeline> | undefined;
 
+let textEngine: Promise<OcrEngine> | undefined;
+
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
+
+/** The engine identifiers are read with: the plate pipeline's, with Vigil's stack reader on
+ * columns of stacked characters unless STACK_READER=ppocr (plates are never stacked). */
+function identifierEngine(): Promise<OcrEngine> {
+  textEngine ??= (async () => {
+    const settings = workerVisionSettings();
+    if (settings.stackReader === 'ppocr') return ocrEngine();
+    const { memoryArena } = ocrEngineOptions(settings);
+    const [ocr, stacks] = await Promise.all([ocrEngine(), createStackReader({ memoryArena })]);
+    return withStackReader(ocr, stacks);
+  })();
+  return textEngine;
+}
 
 /** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: mmc,
  * vehicle grouping and plates the plate detector's vehicle head put on no vehicle ask for it
@@ -49,7 +65,7 @@ export async function readPlates(image: Uint8Array, options: PlateReadOptions): 
 /** The identifiers of `type` in an encoded photo. */
 export async function readIdentifiers(type: OcrType, image: Uint8Array): Promise<TextReading[]> {
   const img = await decodeForRecognition(asBuffer(image), { maxSide: 2048 });
-  return readText(await ocrEngine(), type, img);
+  return readText(await identifierEngine(), type, img);
 }
 
 /** Worker-thread entry: one plate or text reading. */
