@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { iou } from '../../../test/helpers/boxes.js';
 import { noTextSceneJpeg, plateSceneJpeg } from '../../../test/fixtures/plate-images.js';
-import { textImage } from '../../../test/fixtures/text-images.js';
+import { textImage, verticalTextImage } from '../../../test/fixtures/text-images.js';
 import type { PlateReadOptions } from '../plates/plate.types.js';
 import { defaultVisionSettings } from '../settings.js';
 import { RecognitionWorkers } from './recognition.pool.js';
-import { readPlates as readOnThisThread } from './recognition.worker.js';
+import { readIdentifiers, readPlates as readOnThisThread } from './recognition.worker.js';
 
 const options = (over: Partial<PlateReadOptions> = {}): PlateReadOptions => ({
   regions: [], strictRegion: false, textFormats: [], mode: 'normal', thresholdD: 0.2, thresholdO: 0.6,
@@ -98,6 +98,11 @@ describe('recognition worker: plates (real PP-OCR models, synthesized scenes)', 
     } finally {
       await workers.close();
     }
+  });
+
+  it('reads a stacked trailer number with the stack reader it loads beside the engine', async () => {
+    const [r] = await readIdentifiers('trailer_id', await verticalTextImage('PKE6917'));
+    expect(r).toMatchObject({ value: 'PKE6917', orientation: 'vertical' });
   });
 
   it('reads with PP-OCR alone as before (PLATE_DETECTOR=text, PLATE_READER=ppocr) in both modes', async () => {
