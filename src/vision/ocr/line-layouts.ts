@@ -14,8 +14,9 @@ import { groupCharacterColumns, stackToLine } from './vertical-text.js';
 /** A detected line, cut out upright. */
 export interface CutLine {
   box: Quad; orientation: TextLine['orientation']; crop: RawImage; column: boolean;
-  /** A tall line cut longer by its width at both ends, for the stack reader: the text box often
-   * stops a character short of a column's end, and the reader, unlike the box, sees characters. */
+  /** A tall line cut longer by its width at each end that runs into no other text box, for the
+   * stack reader: the text box often stops a character short of a column's end, and the reader,
+   * unlike the box, sees characters. */
   longCrop?: RawImage;
 }
 
@@ -63,9 +64,9 @@ export function cutLines(image: RawImage, boxes: readonly Quad[], vertical: bool
  * is no character the column's box left out. */
 function cutLonger(image: RawImage, quad: Quad, reach: number, others: readonly Quad[]): RawImage {
   const { width, height } = quadSize(quad);
+  const own = quadBounds(quad);
   const free = (top: number, bottom: number) => {
     const end = quadBounds(lengthenQuad(quad, top, bottom));
-    const own = quadBounds(quad);
     // The end alone: the lengthened box less the column's own span along its length.
     const part = top > 0 ? { ...end, y1: Math.max(end.y0, own.y0) } : { ...end, y0: Math.min(end.y1, own.y1) };
     const area = Math.max(1, (part.x1 - part.x0) * (part.y1 - part.y0));

@@ -219,7 +219,7 @@ async function readLinesWith(parts: LineParts, image: RawImage, options: ReadLin
  * never kept on its score alone. */
 async function readVariants(parts: LineParts, variants: readonly Variant[], best: Map<number, BestReading>, options: ReadLinesOptions): Promise<void> {
   const columns = variants.filter((v) => v.column);
-  const laidOut = columns.length > 0 ? variants.filter((v) => !v.column) : variants;
+  const laidOut = variants.filter((v) => !v.column);
   const decoded = await parts.recognizeCrops(laidOut.map((v) => v.crop), { charset: options.charset, pack: options.pack });
   laidOut.forEach((v, k) => { v.decoded = decoded[k]; });
   const candidates = laidOut.filter((v) => !v.vote);
@@ -235,22 +235,23 @@ export type LineRecognizer = Pick<OcrEngine, 'recognizeCrops'>;
 /** `engine` with another recogniser reading its lines (Vigil's identifier reader, say): the same
  * text boxes, the same layouts and upside-down checks, other readings. */
 export function withLineRecognizer(engine: OcrEngine, recognizer: LineRecognizer): OcrEngine {
-  const parts: LineParts = {
-    detect: (image, options) => engine.detect(image, options),
-    classifyUpsideDown: (crops) => engine.classifyUpsideDown(crops),
-    recognizeCrops: (crops, options) => recognizer.recognizeCrops(crops, options),
-  };
-  return { ...parts, readLines: (image, options = {}) => readLinesWith(parts, image, options) };
+  return withParts(engine, { recognizeCrops: (crops, options) => recognizer.recognizeCrops(crops, options) });
 }
 
-/** `engine` with Vigil's stack reader reading columns of upright characters (stack-reader.ts)
- * in place of PP-OCR reading them laid out side by side. */
+/** `engine` with Vigil's stack reader also reading columns of upright characters
+ * (stack-reader.ts), beside PP-OCR reading them turned and laid out side by side. */
 export function withStackReader(engine: OcrEngine, stacks: StackRecognizer): OcrEngine {
-  const parts: LineParts = {
+  return withParts(engine, { recognizeStacks: (columns, options) => stacks.recognizeStacks(columns, options) });
+}
+
+/** `engine`'s text boxes, upside-down checks and recogniser, with `parts` in their place, read in
+ * readLinesWith's layouts. */
+function withParts(engine: OcrEngine, parts: Partial<LineParts>): OcrEngine {
+  const all: LineParts = {
     detect: (image, options) => engine.detect(image, options),
     classifyUpsideDown: (crops) => engine.classifyUpsideDown(crops),
     recognizeCrops: (crops, options) => engine.recognizeCrops(crops, options),
-    recognizeStacks: (columns, options) => stacks.recognizeStacks(columns, options),
+    ...parts,
   };
-  return { ...parts, readLines: (image, options = {}) => readLinesWith(parts, image, options) };
+  return { detect: all.detect, classifyUpsideDown: all.classifyUpsideDown, recognizeCrops: all.recognizeCrops, readLines: (image, options = {}) => readLinesWith(all, image, options) };
 }

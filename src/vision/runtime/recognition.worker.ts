@@ -19,9 +19,8 @@ export type RecognitionTask =
   | { kind: 'text'; type: OcrType; image: Uint8Array };
 
 let engine: Promise<OcrEngine> | undefined;
-let pipeline: Promise<PlatePipeline> | undefined;
-
 let textEngine: Promise<OcrEngine> | undefined;
+let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
 
