@@ -27,7 +27,7 @@ from torch.utils.data import DataLoader, IterableDataset
 from . import charset
 from .idsynth import HEIGHT, WIDTH, IdentifierSynth
 from .model import PlateReader, ctc_loss_of, parameter_count
-from .model import ExportWrapper as PlateExportWrapper
+from .model import ExportWrapper
 from .runs import Run, device_of, loader_options, run_arguments, worker_seed
 from .warm_start import load_onnx_weights
 
@@ -95,7 +95,7 @@ def init_from_plate_reader(model: PlateReader, path: Path, synth: IdentifierSynt
     """The shipped plate reader's weights, its classifier rows mapped to these classes."""
     plate = PlateReader()
     lines = [cv2.resize(synth.render(*synth.text()), (160, 48)) for _ in range(64)]
-    load_onnx_weights(plate, path, torch.stack([tensor(l) for l in lines]), PlateExportWrapper)
+    load_onnx_weights(plate, path, torch.stack([tensor(l) for l in lines]), ExportWrapper)
     state = {k: v for k, v in plate.state_dict().items() if not k.startswith("classifier.")}
     model.load_state_dict(state, strict=False)
     weight, bias = plate.classifier.weight, plate.classifier.bias
@@ -125,6 +125,8 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
     if args.init_plate and run.step == 0:
         init_from_plate_reader(model, args.init_plate, make_synth(args.seed + 5))
     stream = DataLoader(Samples(make_synth, args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate, **loader_options(args.workers))
+    if args.init and run.step == 0:  # continue an exported reader of these classes (README: Carrying a model on)
+        load_onnx_weights(model, args.init, next(iter(stream))[0], ExportWrapper)
     device = device_of(args.device)
     run.to(device)
     print(f"training on {device}, {args.workers} data workers", flush=True)
@@ -143,7 +145,11 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
 def arguments(doc: str | None, **defaults):
     ap = run_arguments(doc, **defaults)
     ap.add_argument("--init-plate", type=Path, help="a fresh run starts from this plate reader (../models/plate-reader.onnx)")
-    return ap.parse_args()
+    ap.add_argument("--init", type=Path, help="a fresh run starts from this exported reader of the same classes (../models/stack-reader.onnx)")
+    args = ap.parse_args()
+    if args.init and args.init_plate:
+        ap.error("--init and --init-plate both say where to start: give one")
+    return args
 
 
 def main() -> None:
