@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Quad } from './geometry.js';
 import type { RawImage } from '../image/decode.js';
-import { characterRows, groupCharacterColumns, stackToLine } from './vertical-text.js';
+import { characterRows, columnBox, groupCharacterColumns, stackToLine } from './vertical-text.js';
 
 const box = (x: number, y: number, w: number, h: number): Quad => [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }];
 
@@ -23,12 +23,6 @@ describe('groupCharacterColumns', () => {
       why: 'two runs of one column that overlap by a character, and a last character below',
       quads: [box(280, 160, 74, 266), box(278, 382, 82, 267), box(282, 650, 72, 111)],
       columns: [box(278, 160, 82, 601)],
-      rest: 0,
-    },
-    {
-      why: 'a narrow character boxed alone between two runs (the 0 of XEV0958) joins them',
-      quads: [box(555, 134, 72, 256), box(555, 400, 35, 74), box(519, 473, 73, 257)],
-      columns: [box(519, 134, 108, 596)],
       rest: 0,
     },
     {
@@ -56,6 +50,12 @@ describe('groupCharacterColumns', () => {
       rest: 2,
     },
     {
+      why: 'a placard boxed as a run under a column is no part of it (22G1 over a height sticker)',
+      quads: [box(1093, 285, 50, 275), box(1069, 512, 95, 332)],
+      columns: [],
+      rest: 2,
+    },
+    {
       why: 'a run and a character far below it stay apart',
       quads: [box(100, 100, 80, 500), box(100, 900, 75, 100)],
       columns: [],
@@ -65,6 +65,41 @@ describe('groupCharacterColumns', () => {
     const out = groupCharacterColumns(quads);
     expect(out.columns).toEqual(columns);
     expect(out.rest).toHaveLength(rest);
+  });
+});
+
+describe('a column that drifts sideways', () => {
+  /** Whether `p` lies inside the convex quad `q` (corners clockwise on screen), to a hair. */
+  const inside = (q: Quad, p: { x: number; y: number }) => q.every((a, k) => {
+    const b = q[(k + 1) % 4]!;
+    return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= -1e-6;
+  });
+  const sideTilt = (q: Quad) => (q[3].x - q[0].x) / (q[3].y - q[0].y);
+
+  it('a narrow character boxed alone between two runs (the 0 of XEV0958) joins them, in a box along their drift', () => {
+    const quads = [box(555, 134, 72, 256), box(555, 400, 35, 74), box(519, 473, 73, 257)];
+    const out = groupCharacterColumns(quads);
+    expect(out.rest).toHaveLength(0);
+    expect(out.columns).toHaveLength(1);
+    const column = out.columns[0]!;
+    for (const p of quads.flat()) expect(inside(column, p)).toBe(true);
+    expect(sideTilt(column)).toBeLessThan(-0.05);
+  });
+
+  it('characters on a tilted panel (F7148) get a box turned along them, narrower than the upright one', () => {
+    // Each character 40 wide and 70 tall, 100 px apart, drifting 12 px right per character.
+    const pieces = [0, 1, 2, 3, 4].map((k) => box(500 + 12 * k, 100 + 100 * k, 40, 70));
+    const column = columnBox(pieces);
+    for (const p of pieces.flat()) expect(inside(column, p)).toBe(true);
+    expect(sideTilt(column)).toBeCloseTo(0.12, 2);
+    const across = Math.hypot(column[1].x - column[0].x, column[1].y - column[0].y);
+    expect(across).toBeLessThan(40 + 48);
+    expect(across).toBeLessThan(0.7 * (40 + 4 * 12));
+  });
+
+  it('a straight column keeps its upright box', () => {
+    const pieces = [box(100, 100, 60, 80), box(102, 195, 58, 80), box(98, 290, 62, 80)];
+    expect(columnBox(pieces)).toEqual(box(98, 100, 62, 270));
   });
 });
 

@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { cropRect, resizeBilinear, toGray } from '../image/warp.js';
 import { type Component, componentBoxes } from '../image/components.js';
-import { type Quad, quadBounds } from './geometry.js';
+import { type Point, type Quad, quadBounds } from './geometry.js';
 
 /** Otsu threshold of grey values. */
 export function otsuThreshold(gray: Uint8Array): number {
@@ -198,6 +198,8 @@ function borderMedian(img: RawImage): number[] {
 /** Height over width of the narrowest single characters a detector boxes alone (a 1 with
  * its margins); a taller box holds a run of characters. */
 const SINGLE_GLYPH_RATIO = 2.5;
+/** The narrower of two runs of one column is at least this part of the wider one's width. */
+const RUN_WIDTHS = 0.65;
 
 /** Groups the pieces of a column painted top to bottom into one box: single-character boxes
  * the detector found one by one, and the tall boxes it found for runs of the column (it often
@@ -211,10 +213,11 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
   const height = (b: Bounds) => b.y1 - b.y0;
   const isCharLike = (b: Bounds) => height(b) > 0 && width(b) / height(b) < 1.6 && width(b) / height(b) > 0.25;
   const isTall = (b: Bounds) => height(b) >= width(b) * 1.5;
+  const isRun = (b: Bounds) => height(b) > width(b) * SINGLE_GLYPH_RATIO;
   // Height of one character: a box's own height, or for a tall run about its width. A tall box
   // at most SINGLE_GLYPH_RATIO times as tall as wide is one narrow character boxed alone (a 0,
   // a 1): its own height is the character's.
-  const charHeight = (b: Bounds) => (isTall(b) && height(b) > width(b) * SINGLE_GLYPH_RATIO ? Math.min(height(b), width(b) * 1.4) : height(b));
+  const charHeight = (b: Bounds) => (isRun(b) ? Math.min(height(b), width(b) * 1.4) : height(b));
   const used = new Set<number>();
   const columns: Quad[] = [];
   const sorted = items.filter((it) => isCharLike(it.b) || isTall(it.b)).sort((a, b) => a.b.y0 - b.b.y0);
@@ -225,9 +228,13 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
     const wide = Math.max(width(last), width(cand));
     // Characters of one column: similar heights when both are single, similar widths when a
     // run is involved (a narrow 1 beside a run of wide digits still lines up on its centre).
-    const alike = isTall(last) || isTall(cand)
-      ? Math.min(width(last), width(cand)) > wide * 0.35 && ch < lh * 2 && ch > lh * 0.5
-      : ch < lh * 2 && ch > lh * 0.5;
+    // Two runs of one column are about its width (a sticker or a placard under a column is
+    // wider, and boxed as a run of its own lines).
+    const alike = isRun(last) && isRun(cand)
+      ? Math.min(width(last), width(cand)) > wide * RUN_WIDTHS && ch < lh * 2 && ch > lh * 0.5
+      : isTall(last) || isTall(cand)
+        ? Math.min(width(last), width(cand)) > wide * 0.35 && ch < lh * 2 && ch > lh * 0.5
+        : ch < lh * 2 && ch > lh * 0.5;
     return alike && dx < wide * 0.5 && gap < Math.max(lh, ch) * 0.8 && gap > -0.8 * Math.min(lh, ch);
   };
   for (const seed of sorted) {
@@ -244,12 +251,48 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
     const tall = chain.filter((c) => isTall(c.b)).length;
     if ((tall === 0 && chain.length >= minChars) || (tall > 0 && chain.length >= 2)) {
       chain.forEach((c) => used.add(c.i));
-      const x0 = Math.min(...chain.map((c) => c.b.x0)), x1 = Math.max(...chain.map((c) => c.b.x1));
-      const y0 = Math.min(...chain.map((c) => c.b.y0)), y1 = Math.max(...chain.map((c) => c.b.y1));
-      columns.push([{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }]);
+      columns.push(columnBox(chain.map((c) => quads[c.i]!)));
     }
   }
   return { columns, rest: quads.filter((_, i) => !used.has(i)) };
 }
 
 type Bounds = ReturnType<typeof quadBounds>;
+
+/** Sideways drift of a column per pixel down below which its box stays upright (about 1.7
+ * degrees: a straight column's pieces are never centred exactly), and above which a drift is
+ * no column's (about 17 degrees: the chain took in a neighbour). */
+const MIN_DRIFT = 0.03;
+const MAX_DRIFT = 0.3;
+
+/** The box around a column's pieces, turned along the line through their centres. A column
+ * painted on a panel the camera sees at a tilt drifts sideways from top to bottom; an upright
+ * box around it holds its first character at one side and its last at the other, and the
+ * stack reader then left the first out (F7148 read 7148). */
+export function columnBox(pieces: readonly Quad[]): Quad {
+  const centres = pieces.map((q) => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 }));
+  const drift = driftOf(centres);
+  const s = Math.abs(drift) < MIN_DRIFT ? 0 : Math.max(-MAX_DRIFT, Math.min(MAX_DRIFT, drift));
+  const norm = Math.hypot(s, 1);
+  const down = { x: s / norm, y: 1 / norm };
+  const across = { x: 1 / norm, y: -s / norm };
+  const corners = pieces.flat();
+  const along = corners.map((p) => p.x * down.x + p.y * down.y);
+  const side = corners.map((p) => p.x * across.x + p.y * across.y);
+  const [a0, a1, b0, b1] = [Math.min(...along), Math.max(...along), Math.min(...side), Math.max(...side)];
+  const at = (a: number, b: number): Point => ({ x: a * down.x + b * across.x, y: a * down.y + b * across.y });
+  return [at(a0, b0), at(a0, b1), at(a1, b1), at(a1, b0)];
+}
+
+/** Least-squares slope of x against y through the centres (0 for fewer than two rows). */
+function driftOf(centres: readonly Point[]): number {
+  const n = centres.length;
+  const my = centres.reduce((t, c) => t + c.y, 0) / n;
+  const mx = centres.reduce((t, c) => t + c.x, 0) / n;
+  let num = 0, den = 0;
+  for (const c of centres) {
+    num += (c.y - my) * (c.x - mx);
+    den += (c.y - my) ** 2;
+  }
+  return den > 1 ? num / den : 0;
+}
