@@ -97,6 +97,17 @@ describe('a column that drifts sideways', () => {
     expect(across).toBeLessThan(0.7 * (40 + 4 * 12));
   });
 
+  it('a tilted run joins the characters the detector boxed alone under it (MKC0664)', () => {
+    // The run's own width is 64; its upright bounds are 100 wide, which made its characters
+    // look too tall for the 6 and the 4 below it.
+    const run: Quad = [{ x: 399, y: 151 }, { x: 463, y: 146 }, { x: 499, y: 590 }, { x: 435, y: 595 }];
+    const quads = [run, box(451, 604, 46, 64), box(461, 701, 35, 49)];
+    const out = groupCharacterColumns(quads);
+    expect(out.rest).toHaveLength(0);
+    expect(out.columns).toHaveLength(1);
+    for (const p of quads.flat()) expect(inside(out.columns[0]!, p)).toBe(true);
+  });
+
   it('a straight column keeps its upright box', () => {
     const pieces = [box(100, 100, 60, 80), box(102, 195, 58, 80), box(98, 290, 62, 80)];
     expect(columnBox(pieces)).toEqual(box(98, 100, 62, 270));

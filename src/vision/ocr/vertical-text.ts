@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { cropRect, resizeBilinear, toGray } from '../image/warp.js';
 import { type Component, componentBoxes } from '../image/components.js';
-import { type Point, type Quad, quadBounds } from './geometry.js';
+import { type Point, type Quad, quadBounds, quadSize } from './geometry.js';
 
 /** Otsu threshold of grey values. */
 export function otsuThreshold(gray: Uint8Array): number {
@@ -204,26 +204,32 @@ const RUN_WIDTHS = 0.65;
 /** Groups the pieces of a column painted top to bottom into one box: single-character boxes
  * the detector found one by one, and the tall boxes it found for runs of the column (it often
  * cuts a stack in two or three, or leaves a character on its own). Pieces are linked when
- * their centres line up, their widths match and the vertical gap is under a character. A
+ * the next begins under where the last ends, their sizes match and the vertical gap is under
+ * a character. A
  * column is kept with at least `minChars` single characters or with at least one tall piece
- * among two or more; each column's union box is returned. */
+ * among two or more; each column's box, along the line through its pieces (columnBox), is
+ * returned. */
 export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { columns: Quad[]; rest: Quad[] } {
-  const items = quads.map((q, i) => ({ i, b: quadBounds(q) }));
-  const width = (b: Bounds) => b.x1 - b.x0;
-  const height = (b: Bounds) => b.y1 - b.y0;
-  const isCharLike = (b: Bounds) => height(b) > 0 && width(b) / height(b) < 1.6 && width(b) / height(b) > 0.25;
-  const isTall = (b: Bounds) => height(b) >= width(b) * 1.5;
-  const isRun = (b: Bounds) => height(b) > width(b) * SINGLE_GLYPH_RATIO;
+  // Sizes are the boxes' own (a tilted run's upright bounds are wider than its characters);
+  // positions are their bounds'.
+  const items = quads.map((q, i) => ({ i, b: quadBounds(q), size: quadSize(q) }));
+  type Piece = (typeof items)[number];
+  const width = (p: Piece) => p.size.width;
+  const height = (p: Piece) => p.size.height;
+  const isCharLike = (b: Piece) => height(b) > 0 && width(b) / height(b) < 1.6 && width(b) / height(b) > 0.25;
+  const isTall = (b: Piece) => height(b) >= width(b) * 1.5;
+  const isRun = (b: Piece) => height(b) > width(b) * SINGLE_GLYPH_RATIO;
   // Height of one character: a box's own height, or for a tall run about its width. A tall box
   // at most SINGLE_GLYPH_RATIO times as tall as wide is one narrow character boxed alone (a 0,
   // a 1): its own height is the character's.
-  const charHeight = (b: Bounds) => (isRun(b) ? Math.min(height(b), width(b) * 1.4) : height(b));
+  const charHeight = (b: Piece) => (isRun(b) ? Math.min(height(b), width(b) * 1.4) : height(b));
   const used = new Set<number>();
   const columns: Quad[] = [];
-  const sorted = items.filter((it) => isCharLike(it.b) || isTall(it.b)).sort((a, b) => a.b.y0 - b.b.y0);
-  const links = (last: Bounds, cand: Bounds) => {
-    const dx = Math.abs((cand.x0 + cand.x1) / 2 - (last.x0 + last.x1) / 2);
-    const gap = cand.y0 - last.y1;
+  const sorted = items.filter((it) => isCharLike(it) || isTall(it)).sort((a, b) => a.b.y0 - b.b.y0);
+  const links = (last: Piece, cand: Piece) => {
+    // Where the last piece ends and the next begins: a tilted run's centre lies off the line.
+    const dx = Math.abs((quads[cand.i]![0].x + quads[cand.i]![1].x) / 2 - (quads[last.i]![2].x + quads[last.i]![3].x) / 2);
+    const gap = cand.b.y0 - last.b.y1;
     const lh = charHeight(last), ch = charHeight(cand);
     const wide = Math.max(width(last), width(cand));
     // Characters of one column: similar heights when both are single, similar widths when a
@@ -243,12 +249,12 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
     let last = seed;
     for (const cand of sorted) {
       if (used.has(cand.i) || chain.includes(cand) || cand.b.y0 < last.b.y0) continue;
-      if (links(last.b, cand.b)) {
+      if (links(last, cand)) {
         chain.push(cand);
         last = cand;
       }
     }
-    const tall = chain.filter((c) => isTall(c.b)).length;
+    const tall = chain.filter((c) => isTall(c)).length;
     if ((tall === 0 && chain.length >= minChars) || (tall > 0 && chain.length >= 2)) {
       chain.forEach((c) => used.add(c.i));
       columns.push(columnBox(chain.map((c) => quads[c.i]!)));
