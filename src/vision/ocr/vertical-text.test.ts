@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Quad } from './geometry.js';
 import type { RawImage } from '../image/decode.js';
-import { characterRows, columnBox, groupCharacterColumns, stackToLine } from './vertical-text.js';
+import { columnBox } from './column-box.js';
+import { characterRows, groupCharacterColumns, stackToLine } from './vertical-text.js';
 
 const box = (x: number, y: number, w: number, h: number): Quad => [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }];
 

@@ -1,7 +1,8 @@
 import type { RawImage } from '../image/decode.js';
 import { cropRect, resizeBilinear, toGray } from '../image/warp.js';
 import { type Component, componentBoxes } from '../image/components.js';
-import { type Point, type Quad, quadBounds, quadSize } from './geometry.js';
+import { columnBox } from './column-box.js';
+import { type Quad, quadBounds, quadSize } from './geometry.js';
 
 /** Otsu threshold of grey values. */
 export function otsuThreshold(gray: Uint8Array): number {
@@ -205,10 +206,9 @@ const RUN_WIDTHS = 0.65;
  * the detector found one by one, and the tall boxes it found for runs of the column (it often
  * cuts a stack in two or three, or leaves a character on its own). Pieces are linked when
  * the next begins under where the last ends, their sizes match and the vertical gap is under
- * a character. A
- * column is kept with at least `minChars` single characters or with at least one tall piece
- * among two or more; each column's box, along the line through its pieces (columnBox), is
- * returned. */
+ * a character. A column is kept with at least `minChars` single characters or with at least
+ * one tall piece among two or more; each column's box, along the line through its pieces
+ * (columnBox), is returned. */
 export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { columns: Quad[]; rest: Quad[] } {
   // Sizes are the boxes' own (a tilted run's upright bounds are wider than its characters);
   // positions are their bounds'.
@@ -233,7 +233,7 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
     const lh = charHeight(last), ch = charHeight(cand);
     const wide = Math.max(width(last), width(cand));
     // Characters of one column: similar heights when both are single, similar widths when a
-    // run is involved (a narrow 1 beside a run of wide digits still lines up on its centre).
+    // run is involved (a narrow 1 beside a run of wide digits still lines up with it).
     // Two runs of one column are about its width (a sticker or a placard under a column is
     // wider, and boxed as a run of its own lines).
     const alike = isRun(last) && isRun(cand)
@@ -261,44 +261,4 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
     }
   }
   return { columns, rest: quads.filter((_, i) => !used.has(i)) };
-}
-
-type Bounds = ReturnType<typeof quadBounds>;
-
-/** Sideways drift of a column per pixel down below which its box stays upright (about 1.7
- * degrees: a straight column's pieces are never centred exactly), and above which a drift is
- * no column's (about 17 degrees: the chain took in a neighbour). */
-const MIN_DRIFT = 0.03;
-const MAX_DRIFT = 0.3;
-
-/** The box around a column's pieces, turned along the line through their centres. A column
- * painted on a panel the camera sees at a tilt drifts sideways from top to bottom; an upright
- * box around it holds its first character at one side and its last at the other, and the
- * stack reader then left the first out (F7148 read 7148). */
-export function columnBox(pieces: readonly Quad[]): Quad {
-  const centres = pieces.map((q) => ({ x: (q[0].x + q[1].x + q[2].x + q[3].x) / 4, y: (q[0].y + q[1].y + q[2].y + q[3].y) / 4 }));
-  const drift = driftOf(centres);
-  const s = Math.abs(drift) < MIN_DRIFT ? 0 : Math.max(-MAX_DRIFT, Math.min(MAX_DRIFT, drift));
-  const norm = Math.hypot(s, 1);
-  const down = { x: s / norm, y: 1 / norm };
-  const across = { x: 1 / norm, y: -s / norm };
-  const corners = pieces.flat();
-  const along = corners.map((p) => p.x * down.x + p.y * down.y);
-  const side = corners.map((p) => p.x * across.x + p.y * across.y);
-  const [a0, a1, b0, b1] = [Math.min(...along), Math.max(...along), Math.min(...side), Math.max(...side)];
-  const at = (a: number, b: number): Point => ({ x: a * down.x + b * across.x, y: a * down.y + b * across.y });
-  return [at(a0, b0), at(a0, b1), at(a1, b1), at(a1, b0)];
-}
-
-/** Least-squares slope of x against y through the centres (0 for fewer than two rows). */
-function driftOf(centres: readonly Point[]): number {
-  const n = centres.length;
-  const my = centres.reduce((t, c) => t + c.y, 0) / n;
-  const mx = centres.reduce((t, c) => t + c.x, 0) / n;
-  let num = 0, den = 0;
-  for (const c of centres) {
-    num += (c.y - my) * (c.x - mx);
-    den += (c.y - my) ** 2;
-  }
-  return den > 1 ? num / den : 0;
 }
