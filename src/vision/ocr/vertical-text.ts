@@ -212,23 +212,23 @@ const RUN_WIDTHS = 0.65;
 export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { columns: Quad[]; rest: Quad[] } {
   // Sizes are the boxes' own (a tilted run's upright bounds are wider than its characters);
   // positions are their bounds'.
-  const items = quads.map((q, i) => ({ i, b: quadBounds(q), size: quadSize(q) }));
+  const items = quads.map((q, i) => ({ i, q, b: quadBounds(q), size: quadSize(q) }));
   type Piece = (typeof items)[number];
   const width = (p: Piece) => p.size.width;
   const height = (p: Piece) => p.size.height;
-  const isCharLike = (b: Piece) => height(b) > 0 && width(b) / height(b) < 1.6 && width(b) / height(b) > 0.25;
-  const isTall = (b: Piece) => height(b) >= width(b) * 1.5;
-  const isRun = (b: Piece) => height(b) > width(b) * SINGLE_GLYPH_RATIO;
+  const isCharLike = (p: Piece) => height(p) > 0 && width(p) / height(p) < 1.6 && width(p) / height(p) > 0.25;
+  const isTall = (p: Piece) => height(p) >= width(p) * 1.5;
+  const isRun = (p: Piece) => height(p) > width(p) * SINGLE_GLYPH_RATIO;
   // Height of one character: a box's own height, or for a tall run about its width. A tall box
   // at most SINGLE_GLYPH_RATIO times as tall as wide is one narrow character boxed alone (a 0,
   // a 1): its own height is the character's.
-  const charHeight = (b: Piece) => (isRun(b) ? Math.min(height(b), width(b) * 1.4) : height(b));
+  const charHeight = (p: Piece) => (isRun(p) ? Math.min(height(p), width(p) * 1.4) : height(p));
   const used = new Set<number>();
   const columns: Quad[] = [];
   const sorted = items.filter((it) => isCharLike(it) || isTall(it)).sort((a, b) => a.b.y0 - b.b.y0);
   const links = (last: Piece, cand: Piece) => {
     // Where the last piece ends and the next begins: a tilted run's centre lies off the line.
-    const dx = Math.abs((quads[cand.i]![0].x + quads[cand.i]![1].x) / 2 - (quads[last.i]![2].x + quads[last.i]![3].x) / 2);
+    const dx = Math.abs((cand.q[0].x + cand.q[1].x) / 2 - (last.q[2].x + last.q[3].x) / 2);
     const gap = cand.b.y0 - last.b.y1;
     const lh = charHeight(last), ch = charHeight(cand);
     const wide = Math.max(width(last), width(cand));
@@ -254,10 +254,10 @@ export function groupCharacterColumns(quads: readonly Quad[], minChars = 3): { c
         last = cand;
       }
     }
-    const tall = chain.filter((c) => isTall(c)).length;
+    const tall = chain.filter(isTall).length;
     if ((tall === 0 && chain.length >= minChars) || (tall > 0 && chain.length >= 2)) {
       chain.forEach((c) => used.add(c.i));
-      columns.push(columnBox(chain.map((c) => quads[c.i]!)));
+      columns.push(columnBox(chain.map((c) => c.q)));
     }
   }
   return { columns, rest: quads.filter((_, i) => !used.has(i)) };
