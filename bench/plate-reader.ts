@@ -1,5 +1,5 @@
 /**
- * npm run bench:plate-reader [-- --data DIR] [--split held|fit|all] [--model FILE] [--limit N]
+ * npm run bench:plate-reader [-- --data DIR] [--split held|fit|all] [--model FILE] [--limit N] [--misses] [--jitter]
  *
  * The plate reader alone, on crops: each labeled plate of the dev sets cut out (plates-crops-us
  * as it is, plates-scenes by its labeled box) and read by Vigil's trained reader in 8 bits
@@ -10,6 +10,11 @@
  * read whole (exact and O/0-I/1 equal), and the median milliseconds per crop, each read alone
  * (batch 1) on one intra-op thread. Only the `held` half by default: the half the models never
  * trained on (see bench/lib/plates-dataset.ts).
+ *
+ * --jitter: each scene plate is also read from seven boxes around its labeled one (the box,
+ * grown, shrunk, shifted left, right, up and down by a few percent), the text the boxes' summed
+ * confidences favour winning: `<reader> vote`. A test of whether reading a crop several ways
+ * beats reading it once; plates-crops-us has no box around its crops and is read once.
  */
 import os from 'node:os';
 import { readFile } from 'node:fs/promises';
@@ -18,7 +23,7 @@ import { cropRect } from '../src/vision/image/warp.js';
 import { createOcrEngine, type LineRecognizer } from '../src/vision/ocr/ocr-engine.js';
 import { createPlateTextModel } from '../src/vision/plates/plate-text-model.js';
 import { PLATE_CHARSET } from '../src/vision/plates/plate-reread.js';
-import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets } from './lib/plates-dataset.js';
+import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
 import { exactKey, looseKey } from './lib/plates-bench-metrics.js';
 import { fileFlag, flag, median, timed } from './lib/stats.js';
 
@@ -26,6 +31,7 @@ const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
 const limit = Number(flag('limit', '0'));
+const jitter = process.argv.includes('--jitter');
 
 const model = fileFlag('model');
 const trained = model
@@ -37,16 +43,26 @@ const readers: Record<string, (crop: RawImage) => ReturnType<LineRecognizer['rec
   ppocr: (crop: RawImage) => ocr.recognizeCrops([crop], { charset: PLATE_CHARSET }),
 };
 
+/** Box changes as shares of the box's width and height: left, top, right and bottom edges moved
+ * inwards (negative: outwards). */
+type Jitter = readonly [number, number, number, number];
+const NO_JITTER: Jitter = [0, 0, 0, 0];
+const JITTERS: readonly Jitter[] = [NO_JITTER, [-0.04, -0.08, -0.04, -0.08], [0.03, 0.05, 0.03, 0.05],
+  [-0.05, 0, 0.03, 0], [0.03, 0, -0.05, 0], [0, -0.1, 0, 0.05], [0, 0.05, 0, -0.1]];
+
+function jitteredCrop(image: RawImage, box: PlateBox, [l, t, r, b]: Jitter): RawImage {
+  const w = box.xmax - box.xmin, h = box.ymax - box.ymin;
+  const x0 = Math.max(0, Math.round(box.xmin + l * w)), y0 = Math.max(0, Math.round(box.ymin + t * h));
+  const x1 = Math.min(image.width, Math.round(box.xmax - r * w)), y1 = Math.min(image.height, Math.round(box.ymax - b * h));
+  return cropRect(image, x0, y0, x1 - x0, y1 - y0);
+}
+
 console.log(`plate reader bench: ${split} split, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const sets = await loadPlateSets(dataDir, split);
 for (const [name, all] of Object.entries(sets)) {
   const samples = limit > 0 ? all.slice(0, limit) : all;
-  const crops = await Promise.all(samples.map(async (s) => {
-    const image = await decodeImage(await readFile(s.file));
-    if (!s.box) return image;
-    const { xmin, ymin, xmax, ymax } = s.box;
-    return cropRect(image, Math.round(xmin), Math.round(ymin), Math.round(xmax - xmin), Math.round(ymax - ymin));
-  }));
+  const images = await Promise.all(samples.map(async (s) => decodeImage(await readFile(s.file))));
+  const crops = samples.map((s, i) => (s.box ? jitteredCrop(images[i]!, s.box, NO_JITTER) : images[i]!));
   for (const [reader, read] of Object.entries(readers)) {
     await read(crops[0]!); // warm-up
     let exact = 0;
@@ -65,5 +81,22 @@ for (const [name, all] of Object.entries(sets)) {
     const pct = (k: number) => `${((k / crops.length) * 100).toFixed(1).padStart(5)}%`;
     console.log(`${`${name} ${reader}`.padEnd(24)} n=${String(crops.length).padStart(3)}  exact ${pct(exact)}  O0/I1 ${pct(loose)}  median ${median(ms).toFixed(2)} ms/crop`);
     if (process.argv.includes('--misses')) console.log(`  misses: ${misses.join(' ')}`);
+    if (jitter && samples[0]?.box) await readJittered(name, reader, read, samples, images);
   }
+}
+
+/** --jitter: every scene plate read from JITTERS' boxes at once, the likeliest text by summed confidence. */
+async function readJittered(set: string, reader: string, read: (crop: RawImage) => ReturnType<LineRecognizer['recognizeCrops']>, samples: readonly PlateSample[], images: readonly RawImage[]) {
+  let loose = 0;
+  const changed: string[] = [];
+  for (let i = 0; i < samples.length; i++) {
+    const readings = [];
+    for (const j of JITTERS) readings.push((await read(jitteredCrop(images[i]!, samples[i]!.box!, j)))[0]);
+    const votes = new Map<string, number>();
+    for (const d of readings) if (d) votes.set(looseKey(d.text), (votes.get(looseKey(d.text)) ?? 0) + d.confidence);
+    const winner = [...votes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '';
+    if (winner === looseKey(samples[i]!.plate)) loose++;
+    if (winner !== looseKey(readings[0]?.text ?? '')) changed.push(`${samples[i]!.plate}:${readings[0]?.text || '-'}->${winner}`);
+  }
+  console.log(`${`${set} ${reader} vote`.padEnd(24)} n=${String(samples.length).padStart(3)}  O0/I1 ${((loose / samples.length) * 100).toFixed(1).padStart(5)}%  changed: ${changed.join(' ') || 'none'}`);
 }
