@@ -30,9 +30,13 @@ describe('VIN', () => {
     const choices = (text: string, at: number, other: string, p: number) =>
       [...text].map((char, i) => (i === at ? [{ char, prob: 1 - p }, { char: other, prob: p }] : [{ char, prob: 0.99 }]));
     // A T read as 1: L (the table's first look-alike of 1) passes the same check digit.
+    conf[4] = 0.53;
+    expect(resolveVin('1FTL11XL157528443', conf)?.vin).toBe('1FTLL1XL157528443');
+    expect(resolveVin('1FTL11XL157528443', conf, choices('1FTL11XL157528443', 4, 'T', 0.28))?.vin).toBe('1FTLT1XL157528443');
+    // In the maker code a known maker decides between them: Ford's 1FT, not 1FL.
+    conf[4] = 0.99;
     conf[2] = 0.53;
-    expect(resolveVin('1F1L81XLX57528443', conf)?.vin).toBe('1FLL81XLX57528443');
-    expect(resolveVin('1F1L81XLX57528443', conf, choices('1F1L81XLX57528443', 2, 'T', 0.28))?.vin).toBe('1FTL81XLX57528443');
+    expect(resolveVin('1F1L81XLX57528443', conf)?.vin).toBe('1FTL81XLX57528443');
     // An 8 read as 3, which the table has no look-alike for.
     conf[2] = 0.99;
     conf[15] = 0.75;
@@ -75,6 +79,16 @@ describe('VIN', () => {
     expect(resolveVin('THG71MSE0H5842544', Array(17).fill(0.99), first('THG71MSE0H5842544', '1', 0.17))?.vin).toBe('THG71MSE0H5842544');
     // A known maker is kept whatever else the recogniser saw.
     expect(resolveVin('ZFAMPGDA9L8466632', Array(17).fill(0.99), [...'ZFAMPGDA9L8466632'].map((char, i) => (i === 1 ? [{ char, prob: 0.6 }, { char: 'E', prob: 0.4 }] : [{ char, prob: 0.99 }])))?.vin).toBe('ZFAMPGDA9L8466632');
+  });
+
+  it('takes a region digit misread as a look-alike letter back where a known maker and the check digit confirm it', () => {
+    // Volkswagen de Mexico's 3VW and Ford's 3FA, their 3 read as B: a sure misread, no trace in the choices.
+    expect(resolveVin('BVW2KKXD3T3583725', Array(17).fill(0.99))).toEqual({ vin: '3VW2KKXD3T3583725', valid: true, corrections: 1, checked: true });
+    expect(resolveVin('BFARPWYH48N842753', Array(17).fill(0.99))?.vin).toBe('3FARPWYH48N842753');
+    // Not where the check digit then fails: BVW stays as read (no check digit outside North America).
+    expect(resolveVin('BVW2KKXD3T3583726', Array(17).fill(0.99))?.vin).toBe('BVW2KKXD3T3583726');
+    // Nor into a known maker outside North America, which nothing would check (SAL read as 5AL stays).
+    expect(resolveVin('5AL2KKXD3T3583725', Array(17).fill(0.99))?.vin).not.toMatch(/^SAL/);
   });
 
   it('keeps a European VIN (no check digit) and refuses wrong lengths', () => {

@@ -115,7 +115,22 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
 function withKnownMaker(vin: string, choices: ReadChoices): string {
   if (isKnownWmi(vin)) return vin;
   const holds = (v: string) => isKnownWmi(v) && (isNorthAmerican(v) ? isValidVin(v) : hasVinStructure(v));
-  return likeliestSwap(vin, choices, [0, 1, 2], OTHER_CHOICE_FLOOR, holds) ?? vin;
+  return likeliestSwap(vin, choices, [0, 1, 2], OTHER_CHOICE_FLOOR, holds) ?? checkedLookAlikeMaker(vin) ?? vin;
+}
+
+/** Letters a North American region digit is misread as (a stencilled 3 as B, a 1 as T or L). */
+const REGION_LOOK_ALIKES: Record<string, string[]> = { B: ['3'], E: ['3'], L: ['1'], T: ['1'], J: ['1'], Z: ['2'], A: ['4'], S: ['5'] };
+
+/** An unknown maker code one look-alike away from a known North American one (BVW for
+ * Volkswagen de Mexico's 3VW) is that one where the check digit then holds, even where the
+ * recogniser saw no trace of it: the check digit is the evidence (one chance in eleven of
+ * holding by accident). Outside North America nothing checks a swap, so none is made; nor
+ * where two makers fit. */
+function checkedLookAlikeMaker(vin: string): string | undefined {
+  const fits = [0, 1, 2].flatMap((i) => ((i === 0 ? REGION_LOOK_ALIKES : LOOK_ALIKES)[vin[i]!] ?? [])
+    .map((c) => vin.slice(0, i) + c + vin.slice(i + 1)))
+    .filter((v) => isKnownWmi(v) && isNorthAmerican(v) && isValidVin(v));
+  return fits.length === 1 ? fits[0] : undefined;
 }
 
 /** A sure character's other choices at or above this probability are a misread's trace: a
