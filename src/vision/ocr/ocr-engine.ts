@@ -17,6 +17,7 @@ import type { Quad } from './geometry.js';
 import type { ReadLinesOptions, RecognizeOptions, TextLine } from './ocr.types.js';
 import { packRecognitionLines, preparePackedLine, prepareRecognitionBatch, recWidth } from './rec-preprocess.js';
 import type { StackRecognizer } from './stack-reader.js';
+import { fuseReadings } from './fused-readings.js';
 import { applyUpsideDown, type BestReading, cutLines, firstVariants, keepBest, preferAgreement, readLinesOut, secondVariants, type Variant } from './line-layouts.js';
 
 export interface DetectOptions {
@@ -189,8 +190,12 @@ class PpOcrEngine implements OcrEngine {
   }
 }
 
-/** What readLines stands on: text boxes, the upside-down classifier and a line recogniser. */
-type LineParts = Pick<OcrEngine, 'detect' | 'classifyUpsideDown' | 'recognizeCrops'> & Partial<StackRecognizer>;
+/** What readLines stands on: text boxes, the upside-down classifier and a line recogniser;
+ * optionally a stack reader for columns and a second reader for lines read as they lie. */
+type LineParts = Pick<OcrEngine, 'detect' | 'classifyUpsideDown' | 'recognizeCrops'> & Partial<StackRecognizer> & { secondLineReader?: LineRecognizer };
+
+/** Lines read as they lie (upright or turned over), which a second line reader reads too. */
+const liesFlat = (v: Variant) => v.layout === 'upright' || v.layout === 'upside_down';
 
 /** Every text line in the image, read in the layouts line-layouts.ts tries. */
 async function readLinesWith(parts: LineParts, image: RawImage, options: ReadLinesOptions): Promise<TextLine[]> {
@@ -221,6 +226,11 @@ async function readVariants(parts: LineParts, variants: readonly Variant[], best
   const columns = variants.filter((v) => v.column);
   const laidOut = variants.filter((v) => !v.column);
   const decoded = await parts.recognizeCrops(laidOut.map((v) => v.crop), { charset: options.charset, pack: options.pack });
+  if (parts.secondLineReader) {
+    const flat = laidOut.flatMap((v, k) => (liesFlat(v) ? [k] : []));
+    const again = await parts.secondLineReader.recognizeCrops(flat.map((k) => laidOut[k]!.crop), { charset: options.charset });
+    flat.forEach((k, n) => { decoded[k] = fuseReadings(decoded[k]!, again[n]!); });
+  }
   laidOut.forEach((v, k) => { v.decoded = decoded[k]; });
   const candidates = laidOut.filter((v) => !v.vote);
   keepBest(best, candidates, candidates.map((v) => v.decoded!));
@@ -244,14 +254,28 @@ export function withStackReader(engine: OcrEngine, stacks: StackRecognizer): Ocr
   return withParts(engine, { recognizeStacks: (columns, options) => stacks.recognizeStacks(columns, options) });
 }
 
+/** `engine` with a second reader (Vigil's identifier reader) also reading every line that lies
+ * flat, each character the surer reader's where both read as many (fused-readings.ts). Turned
+ * and stacked lines keep their readers: the stack reader and the layouts' agreement decide those. */
+export function withSecondLineReader(engine: OcrEngine, reader: LineRecognizer): OcrEngine {
+  return withParts(engine, { secondLineReader: reader });
+}
+
 /** `engine`'s text boxes, upside-down checks and recogniser, with `parts` in their place, read in
  * readLinesWith's layouts. */
 function withParts(engine: OcrEngine, parts: Partial<LineParts>): OcrEngine {
+  // An engine built here keeps the parts it was given: a stack reader stays beside a second line reader.
   const all: LineParts = {
     detect: (image, options) => engine.detect(image, options),
     classifyUpsideDown: (crops) => engine.classifyUpsideDown(crops),
     recognizeCrops: (crops, options) => engine.recognizeCrops(crops, options),
+    ...partsOf.get(engine),
     ...parts,
   };
-  return { detect: all.detect, classifyUpsideDown: all.classifyUpsideDown, recognizeCrops: all.recognizeCrops, readLines: (image, options = {}) => readLinesWith(all, image, options) };
+  const built: OcrEngine = { detect: all.detect, classifyUpsideDown: all.classifyUpsideDown, recognizeCrops: all.recognizeCrops, readLines: (image, options = {}) => readLinesWith(all, image, options) };
+  partsOf.set(built, all);
+  return built;
 }
+
+/** The parts of each engine withParts built. */
+const partsOf = new WeakMap<OcrEngine, LineParts>();

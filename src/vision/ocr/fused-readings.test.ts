@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { DecodedText } from './ctc-decode.js';
+import { fuseReadings } from './fused-readings.js';
+
+const reading = (text: string, confidences: number[]): DecodedText => ({
+  text,
+  confidence: confidences.reduce((s, p) => s + p, 0) / confidences.length,
+  charConfidences: confidences,
+  alternatives: [...text].map((char, i) => [{ char, prob: confidences[i]! }]),
+  charSpans: [...text].map((_, i) => ({ x0: 10 * i, x1: 10 * i + 8 })),
+});
+
+describe('fuseReadings', () => {
+  it("takes each character from the reader surer of it, keeping the first reader's spans", () => {
+    const ppocr = reading('7G43', [0.97, 0.48, 0.95, 0.96]);
+    const ours = reading('7043', [0.99, 0.93, 0.9, 0.99]);
+    const fused = fuseReadings(ppocr, ours);
+    expect(fused.text).toBe('7043');
+    expect(fused.charConfidences).toEqual([0.97, 0.93, 0.95, 0.96]);
+    expect(fused.alternatives[1]).toEqual([{ char: '0', prob: 0.93 }]);
+    expect(fused.confidence).toBeCloseTo((0.97 + 0.93 + 0.95 + 0.96) / 4);
+    expect(fused.charSpans).toEqual(ppocr.charSpans);
+  });
+
+  it('keeps a character the first reader is surer of, or sure enough within the margin', () => {
+    const ppocr = reading('48540', [0.99, 0.9, 0.99, 0.99, 0.99]);
+    expect(fuseReadings(ppocr, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99])).text).toBe('48540');
+    expect(fuseReadings(ppocr, reading('43540', [0.99, 0.95, 0.99, 0.99, 0.99]), 0.1).text).toBe('48540');
+    expect(fuseReadings(ppocr, reading('43540', [0.99, 0.95, 0.99, 0.99, 0.99])).text).toBe('43540');
+  });
+
+  it('matches letters and digits only: spaces and punctuation stay as the first reader read them', () => {
+    const ppocr = reading('CU-2054', [0.99, 0.99, 0.9, 0.4, 0.99, 0.99, 0.99]);
+    const ours = reading('CUZ054', [0.99, 0.99, 0.9, 0.99, 0.99, 0.99]);
+    expect(fuseReadings(ppocr, ours).text).toBe('CU-Z054');
+  });
+
+  it('leaves the first reading alone where the other read another number of characters', () => {
+    const ppocr = reading('T220', [0.6, 0.99, 0.99, 0.99]);
+    expect(fuseReadings(ppocr, reading('1T220', [0.99, 0.99, 0.99, 0.99, 0.99]))).toBe(ppocr);
+    expect(fuseReadings(ppocr, reading('', []))).toBe(ppocr);
+  });
+});
