@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-draw N --identifier-model FILE --stack-reader trained|ppocr --stack-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-draw N --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -15,19 +15,20 @@
  * fresh draw of the same size, for a change made after looking at the quoted draw's misses); odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
  * when named in --only. --misses prints every miss with what was read. Odometers are also
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
- * --identifier-model FILE adds a column: the same readers on the same text boxes, the lines read
- * by Vigil's identifier reader (training/vigil_train/train_ids.py) instead of PP-OCR's recogniser.
  * --stack-reader ppocr reads stacked characters with PP-OCR alone (the server's STACK_READER);
  * --stack-model FILE reads them with that stack reader (training/vigil_train/train_stacks.py).
+ * --identifier-reader ppocr reads trailer IDs' flat lines with PP-OCR alone (the server's
+ * IDENTIFIER_READER); --identifier-model FILE reads them beside PP-OCR with that identifier
+ * reader (training/vigil_train/train_ids.py) in place of the shipped one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { OcrType } from '../src/vision/ocr/ocr.types.js';
 import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
-import { createOcrEngine, type OcrEngine, withLineRecognizer, withStackReader } from '../src/vision/ocr/ocr-engine.js';
+import { createOcrEngine, type OcrEngine, withSecondLineReader, withStackReader } from '../src/vision/ocr/ocr-engine.js';
 import { createStackReader, parseStackReader } from '../src/vision/ocr/stack-reader.js';
-import { createIdentifierTextModel } from './lib/identifier-text-model.js';
+import { createIdentifierReader, parseIdentifierReader, readsWithSecondLineReader } from '../src/vision/ocr/identifier-reader.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
 import { secondSyntheticSets } from './lib/ocr-synthetic-second.js';
@@ -51,8 +52,14 @@ const stackModel = flag('stack-model');
 const engine = parseStackReader(flag('stack-reader') ?? process.env.STACK_READER) === 'trained'
   ? withStackReader(ppocr, await createStackReader({ file: stackModel ? path.resolve(stackModel) : undefined }))
   : ppocr;
+// As the server reads trailer IDs: with the identifier reader beside PP-OCR on lines that lie
+// flat unless --identifier-reader ppocr (default: IDENTIFIER_READER); --identifier-model FILE
+// in place of the shipped one.
 const identifierModel = flag('identifier-model');
-const trained = identifierModel ? withLineRecognizer(engine, await createIdentifierTextModel({ file: path.resolve(identifierModel), intraOpNumThreads: 1 })) : undefined;
+const trailerEngine = parseIdentifierReader(flag('identifier-reader') ?? process.env.IDENTIFIER_READER) === 'trained'
+  ? withSecondLineReader(engine, await createIdentifierReader({ file: identifierModel ? path.resolve(identifierModel) : undefined }))
+  : engine;
+const engineFor = (type: OcrType) => (readsWithSecondLineReader(type) ? trailerEngine : engine);
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
 const tess = tessVersion ? createTesseractEngine() : undefined;
 
@@ -140,10 +147,8 @@ async function run(key: string, label: string, type: OcrType, cases: () => Promi
   if (only && !only.includes(key)) return;
   const list = await cases();
   if (list.length === 0) return console.log(`${label.padEnd(40)} (no data)`);
-  const ours = await measure(engine, type, list);
+  const ours = await measure(engineFor(type), type, list);
   let line = `${label.padEnd(40)} ${String(list.length).padStart(4)} | ${rate(ours).padEnd(16)} ${times(ours)}`;
-  const mine = trained ? await measure(trained, type, list) : undefined;
-  if (mine) line += ` | ${rate(mine).padEnd(16)} ${times(mine)}`;
   const theirs = tess ? await measure(tess, type, list) : undefined;
   if (theirs) line += ` | ${rate(theirs).padEnd(16)} ${times(theirs)}`;
   console.log(line);
@@ -151,10 +156,8 @@ async function run(key: string, label: string, type: OcrType, cases: () => Promi
   if (ours.sizeTypes.expected) console.log(`    size and type codes: ${ours.sizeTypes.hits}/${ours.sizeTypes.expected}`);
   if (list.some((c) => c.tenths)) console.log(`    without the tenths wheel (either side may leave it out): ${ours.tenthsFreeHits}/${ours.expected}`);
   for (const [half, h] of Object.entries(ours.halves).sort()) console.log(`    ${half} half: ${h.hits}/${h.expected} exact, ${h.tenthsFree}/${h.expected} without the tenths wheel`);
-  if (mine?.tenthsFreeHits) console.log(`    identifier reader without the tenths wheel: ${mine.tenthsFreeHits}/${mine.expected}`);
   if (showMisses) {
     for (const m of ours.misses) console.log(`    miss ${m}`);
-    for (const m of mine?.misses ?? []) console.log(`    identifier reader miss ${m}`);
     for (const m of theirs?.misses ?? []) console.log(`    tesseract miss ${m}`);
   }
 }
@@ -172,7 +175,7 @@ console.log(`\nOCR accuracy and speed (${fs.existsSync(data) ? data : 'datasets 
 console.log(tessVersion ? `Tesseract: ${tessVersion} (psm 11 on pictures, psm 7 on crops; Vigil's readers on its words)` : 'tesseract command not installed (or --no-tesseract): no comparison');
 const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
 const column = (name: string) => ` | ${name.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
-console.log(head + (trained ? column('ID reader exact') : '') + (tess ? column('Tesseract exact') : ''));
+console.log(head + (tess ? column('Tesseract exact') : ''));
 
 await run('containers-gate', 'containers-gate (11-char code)', 'shipping_container', () => manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('containers-gate', it), expect: [String(it.code)], box: it.box_xyxy as number[] | undefined, sizeType: it.size_type as string | undefined })) ?? []);
 await run('containers-yard', 'containers-yard (every code)', 'shipping_container', () => manifest('containers-yard')?.items.map((it) => ({ name: String(it.file), bytes: file('containers-yard', it), expect: it.codes as string[] })) ?? []);

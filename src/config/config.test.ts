@@ -47,9 +47,9 @@ describe('loadConfig', () => {
   });
 
   it('hands the vision settings to the worker pools as one typed object', () => {
-    expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', stackReader: 'trained', inferenceMemory: 'arena' });
-    expect(loadConfig({ INFERENCE_THREADS: '3', OCR_PRECISION: 'fp32', OCR_RECOGNIZER_THREADS: '2', PLATE_SEARCH: 'first-sure', PLATE_READER: 'ppocr', PLATE_DETECTOR: 'trained', PLATE_VEHICLES: 'always', STACK_READER: 'ppocr', INFERENCE_MEMORY: 'lean' }).vision)
-      .toEqual({ inferenceThreads: 3, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr', plateDetector: 'trained', plateVehicles: 'always', stackReader: 'ppocr', inferenceMemory: 'lean' });
+    expect(loadConfig({}).vision).toMatchObject({ ocrPrecision: 'fused', ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', stackReader: 'trained', identifierReader: 'trained', inferenceMemory: 'arena' });
+    expect(loadConfig({ INFERENCE_THREADS: '3', OCR_PRECISION: 'fp32', OCR_RECOGNIZER_THREADS: '2', PLATE_SEARCH: 'first-sure', PLATE_READER: 'ppocr', PLATE_DETECTOR: 'trained', PLATE_VEHICLES: 'always', STACK_READER: 'ppocr', IDENTIFIER_READER: 'ppocr', INFERENCE_MEMORY: 'lean' }).vision)
+      .toEqual({ inferenceThreads: 3, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr', plateDetector: 'trained', plateVehicles: 'always', stackReader: 'ppocr', identifierReader: 'ppocr', inferenceMemory: 'lean' });
     expect(loadConfig({ PLATE_VEHICLES: 'head' }).vision.plateVehicles).toBe('head');
     expect(() => loadConfig({ PLATE_VEHICLES: 'sometimes' })).toThrow(/PLATE_VEHICLES/);
     expect(() => loadConfig({ INFERENCE_MEMORY: 'small' })).toThrow(/INFERENCE_MEMORY/);
@@ -75,6 +75,7 @@ describe('loadConfig', () => {
     ['PLATE_READER', 'tesseract'],
     ['PLATE_DETECTOR', 'yolo'],
     ['STACK_READER', 'tesseract'],
+    ['IDENTIFIER_READER', 'tesseract'],
     ['OCR_RECOGNIZER_THREADS', '-1'],
   ])('names the bad variable %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { parsePlateLineReader } from '../vision/plates/plate-line-reader.js';
 import { parsePlateFinder } from '../vision/plates/plate-finder.js';
 import { parseStackReader } from '../vision/ocr/stack-reader.js';
+import { parseIdentifierReader } from '../vision/ocr/identifier-reader.js';
 import { parsePlateSearch } from '../vision/plates/plate-search.js';
 import { parsePlateVehicles } from '../vision/plates/plate-vehicles.js';
 import { parseOcrPrecision } from '../vision/runtime/model-variants.js';
@@ -80,6 +81,8 @@ const envSchema = z.object({
   PLATE_VEHICLES: checkedBy(parsePlateVehicles),
   /** src/vision/ocr/stack-reader.ts. */
   STACK_READER: checkedBy(parseStackReader),
+  /** src/vision/ocr/identifier-reader.ts. */
+  IDENTIFIER_READER: checkedBy(parseIdentifierReader),
   /** src/vision/settings.ts. */
   INFERENCE_MEMORY: checkedBy(parseInferenceMemory),
   PLATE_HISTORY_DAYS: intFrom(30, 0),
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       plateDetector: parsePlateFinder(e.PLATE_DETECTOR),
       plateVehicles: parsePlateVehicles(e.PLATE_VEHICLES),
       stackReader: parseStackReader(e.STACK_READER),
+      identifierReader: parseIdentifierReader(e.IDENTIFIER_READER),
       inferenceMemory: parseInferenceMemory(e.INFERENCE_MEMORY),
     },
     plateHistory: { retentionDays: e.PLATE_HISTORY_DAYS, keepImages: e.PLATE_HISTORY_IMAGES, visitGapSeconds: e.PLATE_VISIT_GAP_SECONDS },

@@ -7,6 +7,7 @@ import type { PlateLineReader } from './plates/plate-line-reader.js';
 import type { PlateSearch } from './plates/plate-search.js';
 import type { PlateVehicles } from './plates/plate-vehicles.js';
 import type { StackReaderChoice } from './ocr/stack-reader.js';
+import type { IdentifierReaderChoice } from './ocr/identifier-reader.js';
 import { DEFAULT_OCR_PRECISION, type OcrPrecision } from './runtime/model-variants.js';
 
 /** What the vision workers are told by the validated config (src/config/config.ts), handed to
@@ -28,6 +29,8 @@ export interface VisionSettings {
   plateVehicles: PlateVehicles;
   /** What reads columns of stacked characters in text photos (STACK_READER). */
   stackReader: StackReaderChoice;
+  /** What reads the lines of trailer IDs that lie flat (IDENTIFIER_READER). */
+  identifierReader: IdentifierReaderChoice;
   /** Model buffers kept between runs for speed, or handed back for memory (INFERENCE_MEMORY). */
   inferenceMemory: InferenceMemory;
 }
@@ -45,7 +48,7 @@ export const parseInferenceMemory = (value: string | undefined): InferenceMemory
 
 /** The settings of an unconfigured process: the config's defaults. */
 export function defaultVisionSettings(): VisionSettings {
-  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', stackReader: 'trained', inferenceMemory: 'arena' };
+  return { inferenceThreads: availableParallelism(), ocrPrecision: DEFAULT_OCR_PRECISION, ocrRecognizerThreads: 0, plateSearch: 'every-plate', plateReader: 'trained', plateDetector: 'trained', plateVehicles: 'asked', stackReader: 'trained', identifierReader: 'trained', inferenceMemory: 'arena' };
 }
 
 /** The OCR engine's options these settings ask for (every worker that loads the engine). */

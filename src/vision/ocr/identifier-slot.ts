@@ -8,7 +8,7 @@ import { buildCharTable } from './dictionary.js';
 /** The input Vigil's readers with identifier classes take (training/vigil_train/idsynth.py
  * fit_line): a crop at height 48 keeping its aspect, squeezed where it is wider than the slot,
  * left-aligned, grey beyond, planar RGB in [0, 1]. The stack reader (stack-reader.ts) takes a
- * column turned a quarter so; the identifier reader (bench/lib/identifier-text-model.ts), a line. */
+ * column turned a quarter so; the identifier reader (identifier-reader.ts), a line. */
 export const SLOT_HEIGHT = 48;
 /** The grey the trainer pads with (idsynth.py PAD). */
 const PAD = 128 / 255;

@@ -1,5 +1,6 @@
 import { decodeForRecognition } from '../image/decode.js';
-import { createOcrEngine, type OcrEngine, withStackReader } from '../ocr/ocr-engine.js';
+import { createOcrEngine, type OcrEngine, withSecondLineReader, withStackReader } from '../ocr/ocr-engine.js';
+import { createIdentifierReader, readsWithSecondLineReader } from '../ocr/identifier-reader.js';
 import { createStackReader } from '../ocr/stack-reader.js';
 import type { OcrType, TextReading } from '../ocr/ocr.types.js';
 import { readText } from '../ocr/readers/text-reader.js';
@@ -20,6 +21,7 @@ export type RecognitionTask =
 
 let engine: Promise<OcrEngine> | undefined;
 let textEngine: Promise<OcrEngine> | undefined;
+let trailerIdEngine: Promise<OcrEngine> | undefined;
 let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
@@ -35,6 +37,19 @@ function identifierEngine(): Promise<OcrEngine> {
     return withStackReader(ocr, stacks);
   })();
   return textEngine;
+}
+
+/** The engine trailer IDs are read with: the identifier engine with Vigil's identifier reader
+ * reading each line that lies flat beside PP-OCR, unless IDENTIFIER_READER=ppocr. */
+function trailerEngine(): Promise<OcrEngine> {
+  trailerIdEngine ??= (async () => {
+    const settings = workerVisionSettings();
+    if (settings.identifierReader === 'ppocr') return identifierEngine();
+    const { memoryArena } = ocrEngineOptions(settings);
+    const [engine, reader] = await Promise.all([identifierEngine(), createIdentifierReader({ memoryArena })]);
+    return withSecondLineReader(engine, reader);
+  })();
+  return trailerIdEngine;
 }
 
 /** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: mmc,
@@ -64,7 +79,7 @@ export async function readPlates(image: Uint8Array, options: PlateReadOptions): 
 /** The identifiers of `type` in an encoded photo. */
 export async function readIdentifiers(type: OcrType, image: Uint8Array): Promise<TextReading[]> {
   const img = await decodeForRecognition(asBuffer(image), { maxSide: 2048 });
-  return readText(await identifierEngine(), type, img);
+  return readText(await (readsWithSecondLineReader(type) ? trailerEngine() : identifierEngine()), type, img);
 }
 
 /** Worker-thread entry: one plate or text reading. */

@@ -3,7 +3,7 @@ import { defaultVisionSettings, type VisionSettings, workerVisionSettings } from
 import { createWorkerPool, EngineBusyError, runTask } from './worker-pool.js';
 
 describe('vision worker pools', () => {
-  const settings: VisionSettings = { inferenceThreads: 1, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr', plateDetector: 'trained', plateVehicles: 'always', stackReader: 'ppocr', inferenceMemory: 'lean' };
+  const settings: VisionSettings = { inferenceThreads: 1, ocrPrecision: 'fp32', ocrRecognizerThreads: 2, plateSearch: 'first-sure', plateReader: 'ppocr', plateDetector: 'trained', plateVehicles: 'always', stackReader: 'ppocr', identifierReader: 'ppocr', inferenceMemory: 'lean' };
   const pool = createWorkerPool(new URL('../../../test/fixtures/settings-echo.worker.ts', import.meta.url), 1, 'settings-echo', settings);
   afterAll(() => pool.destroy());
 

@@ -1,0 +1,44 @@
+import { parseChoice } from '../../domain/choice.js';
+import { createOnnxSession, type OnnxSessionOptions, VIGIL_MODEL_FILES } from '../runtime/onnx-session.js';
+import type { DecodedText } from './ctc-decode.js';
+import { charsetMask } from './dictionary.js';
+import { IDENTIFIER_TABLE, readSlots } from './identifier-slot.js';
+import type { LineRecognizer } from './ocr-engine.js';
+import type { OcrType } from './ocr.types.js';
+
+/** What reads the lines of trailer IDs that lie flat (IDENTIFIER_READER): `trained` (default),
+ * Vigil's identifier reader (models/identifier-reader.onnx) reading each such line beside
+ * PP-OCR, each character the surer reader's (fused-readings.ts); `ppocr`, PP-OCR alone, as
+ * before 2026-12-03. Figures: docs/benchmarks.md. */
+export type IdentifierReaderChoice = 'trained' | 'ppocr';
+export const IDENTIFIER_READERS: readonly IdentifierReaderChoice[] = ['trained', 'ppocr'];
+export const parseIdentifierReader = (value: string | undefined): IdentifierReaderChoice => parseChoice('IDENTIFIER_READER', IDENTIFIER_READERS, 'trained', value);
+
+/** The identifier types whose flat lines the identifier reader reads beside PP-OCR: trailer IDs.
+ * VINs read fewer with it (their corrections lean on PP-OCR's other choices and the check digit)
+ * and boat numbers the same (docs/benchmarks.md, 2026-12-03). */
+export const readsWithSecondLineReader = (type: OcrType): boolean => type === 'trailer_id';
+
+/** Input of Vigil's identifier reader (training/vigil_train/train_ids.py): one text line in a
+ * 48 x 384 slot (identifier-slot.ts). */
+export const IDENTIFIER_WIDTH = 384;
+
+export interface IdentifierReaderOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
+  /** Model file (default: the shipped one). */
+  file?: string;
+}
+
+/** Vigil's identifier reader as a line recogniser: upper-case letters, digits and spaces only,
+ * which is all an identifier holds. */
+export async function createIdentifierReader(options: IdentifierReaderOptions = {}): Promise<LineRecognizer> {
+  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.identifierReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
+  return {
+    async recognizeCrops(crops, opts = {}): Promise<DecodedText[]> {
+      const mask = opts.charset ? charsetMask(IDENTIFIER_TABLE, opts.charset) : undefined;
+      const results: DecodedText[] = [];
+      const perBatch = Math.max(1, opts.batchSize ?? 8);
+      for (let s = 0; s < crops.length; s += perBatch) results.push(...await readSlots(session, crops.slice(s, s + perBatch), IDENTIFIER_WIDTH, mask));
+      return results;
+    },
+  };
+}
