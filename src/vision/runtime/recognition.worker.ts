@@ -8,7 +8,7 @@ import { configuredPlatePipeline } from '../plates/configured-pipeline.js';
 import type { PlatePipeline } from '../plates/plate-pipeline.js';
 import type { PlateReadOptions, PlateReadResult } from '../plates/plate.types.js';
 import type { VehicleFinder } from '../plates/vehicle-assignment.js';
-import { ocrEngineOptions, workerVisionSettings } from '../settings.js';
+import { ocrEngineOptions, type VisionSettings, workerVisionSettings } from '../settings.js';
 import { dominantColour } from '../vehicles/vehicle-colour.js';
 
 /** One recognition worker thread reads plates and text alike: both stand on the PP-OCR engine,
@@ -26,31 +26,26 @@ let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
 
+/** `base` with one of Vigil's models beside it (`add`), loaded with the thread's memory setting,
+ * or `base` alone where the settings turn that model off. */
+async function withModel<M>(base: () => Promise<OcrEngine>, wanted: (s: VisionSettings) => boolean,
+  load: (o: { memoryArena?: boolean }) => Promise<M>, add: (engine: OcrEngine, model: M) => OcrEngine): Promise<OcrEngine> {
+  const settings = workerVisionSettings();
+  if (!wanted(settings)) return base();
+  const { memoryArena } = ocrEngineOptions(settings);
+  const [engine, model] = await Promise.all([base(), load({ memoryArena })]);
+  return add(engine, model);
+}
+
 /** The engine identifiers are read with: the plate pipeline's, with Vigil's stack reader on
  * columns of stacked characters unless STACK_READER=ppocr (plates are never stacked). */
-function identifierEngine(): Promise<OcrEngine> {
-  textEngine ??= (async () => {
-    const settings = workerVisionSettings();
-    if (settings.stackReader === 'ppocr') return ocrEngine();
-    const { memoryArena } = ocrEngineOptions(settings);
-    const [ocr, stacks] = await Promise.all([ocrEngine(), createStackReader({ memoryArena })]);
-    return withStackReader(ocr, stacks);
-  })();
-  return textEngine;
-}
+const identifierEngine = (): Promise<OcrEngine> =>
+  (textEngine ??= withModel(ocrEngine, (s) => s.stackReader !== 'ppocr', createStackReader, withStackReader));
 
 /** The engine trailer IDs are read with: the identifier engine with Vigil's identifier reader
  * reading each line that lies flat beside PP-OCR, unless IDENTIFIER_READER=ppocr. */
-function trailerEngine(): Promise<OcrEngine> {
-  trailerIdEngine ??= (async () => {
-    const settings = workerVisionSettings();
-    if (settings.identifierReader === 'ppocr') return identifierEngine();
-    const { memoryArena } = ocrEngineOptions(settings);
-    const [engine, reader] = await Promise.all([identifierEngine(), createIdentifierReader({ memoryArena })]);
-    return withSecondLineReader(engine, reader);
-  })();
-  return trailerIdEngine;
-}
+const trailerEngine = (): Promise<OcrEngine> =>
+  (trailerIdEngine ??= withModel(identifierEngine, (s) => s.identifierReader !== 'ppocr', createIdentifierReader, withSecondLineReader));
 
 /** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: mmc,
  * vehicle grouping and plates the plate detector's vehicle head put on no vehicle ask for it
