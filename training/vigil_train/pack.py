@@ -7,7 +7,7 @@ datasets or Debian's fonts (a GPU machine lent for a session: its working tree i
 writes every labeled crop the reader trains or validates on (load_crops(us_validation=True)):
 the crop, or the part of a scene photo around its box, shrunk to at most PACK_HEIGHT pixels
 of box height, as a JPEG; `pack.json` with each crop's text, source, side and box in its own
-file; and the fonts the synthetic plates are drawn in. Sides are decided here, from the
+file; and the fonts the synthetic plates and identifier lines are drawn in. Sides are decided here, from the
 original files' contents (a packed JPEG's bytes hash differently), and travel as written.
 `VIGIL_PACK=packs/reader` then makes load_crops read the pack, and `VIGIL_FONTS=packs/reader/fonts`
 makes the synthetic plates use its fonts (training/README.md, Training on a lent GPU).
@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 
 from .data import Crop, load_crops, read_rgb
+from .idsynth import EXTRA_FONTS
 from .synth import LEGEND_GLOBS, _existing
 
 # Twice the reader's input height: the jitter and degradations still start from more pixels
@@ -68,7 +69,8 @@ def main() -> None:
     crops = load_crops(us_validation=True)
     entries = [pack_crop(c, out, i) for i, c in enumerate(crops)]
     (out / "pack.json").write_text(json.dumps({"crops": entries}))
-    fonts = _existing(LEGEND_GLOBS)
+    # The plate faces and legends, and the identifier generator's monospaced faces (train_ids.py).
+    fonts = _existing(LEGEND_GLOBS + EXTRA_FONTS)
     for f in fonts:
         # By folder and name, as synth.py looks them up under VIGIL_FONTS.
         (out / "fonts" / Path(f).parent.name).mkdir(exist_ok=True)

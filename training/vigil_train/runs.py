@@ -21,12 +21,13 @@ from torch import nn
 CHECKPOINT_EVERY = 200
 
 
-def learning_rate(step: int, total: int, peak: float, warmup: int) -> float:
+def learning_rate(step: int, total: int, peak: float, warmup: int, time_done: float = 0.0) -> float:
     """Linear warm-up (CTC emits only blanks for its first minutes; a high rate then diverges),
-    then a cosine down to 2% of the peak."""
+    then a cosine down to 2% of the peak, by steps or, where further on, by `time_done` (the share
+    of the run's minutes spent: --by-time)."""
     if step < warmup:
         return peak * (0.05 + 0.95 * step / warmup)
-    t = min(1.0, (step - warmup) / max(1, total - warmup))
+    t = min(1.0, max(time_done, (step - warmup) / max(1, total - warmup)))
     return peak * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * t)))
 
 
@@ -43,6 +44,9 @@ def run_arguments(doc: str | None, *, run: str, minutes: float, steps: int, batc
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the data worker takes another core)")
     ap.add_argument("--workers", type=int, default=1, help="data-loader processes (synthesis and jitter are the CPU's work; a GPU wants many)")
     ap.add_argument("--device", default="auto", help="cpu, cuda, or auto: a GPU where torch sees one")
+    ap.add_argument("--by-time", action="store_true",
+                    help="the rate also comes down with this invocation's share of --minutes (a machine of unknown speed: "
+                         "the schedule ends within the minutes; give --steps more than it can reach)")
     return ap
 
 
@@ -118,15 +122,16 @@ class Run:
         print(f"step {self.step} validation {report} (best {self.best:.3f})", flush=True)
 
     def train(self, batches: Iterable, loss_of: Callable[[object], torch.Tensor], validate: Callable[[], tuple[float, dict]],
-              *, steps: int, minutes: float, peak_lr: float, warmup: int, clip: float) -> None:
-        """Steps until `steps` or `minutes` run out; validates and checkpoints on the way and at the end."""
+              *, steps: int, minutes: float, peak_lr: float, warmup: int, clip: float, by_time: bool = False) -> None:
+        """Steps until `steps` or `minutes` run out; validates and checkpoints on the way and at the end.
+        `by_time`: the rate's schedule ends with the minutes where they run out first."""
         losses: list[float] = []
         self.model.train()
         for batch in batches:
             if self.step >= steps or self.minutes() > minutes:
                 break
             for g in self.opt.param_groups:
-                g["lr"] = learning_rate(self.step, steps, peak_lr, warmup)
+                g["lr"] = learning_rate(self.step, steps, peak_lr, warmup, self.minutes() / minutes if by_time else 0.0)
             loss = loss_of(batch)
             self.opt.zero_grad()
             loss.backward()

@@ -98,7 +98,7 @@ def main() -> None:
     def validate() -> tuple[float, dict]:
         return validation_score(evaluate(model, val))
 
-    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=10.0)
+    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=10.0, by_time=args.by_time)
 
 
 if __name__ == "__main__":

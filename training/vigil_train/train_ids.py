@@ -139,7 +139,7 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
             report["synth_no_spaces"] = round(accuracy(model, x_val, t_val, True), 3)
         return exact, report
 
-    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0)
+    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0, by_time=args.by_time)
 
 
 def arguments(doc: str | None, **defaults):

@@ -158,7 +158,7 @@ def main() -> None:
         score = sum(report[n] * w for n, w in weights.items()) / sum(weights.values())
         return score, {**report, "score": round(score, 3)}
 
-    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0)
+    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0, by_time=args.by_time)
 
 
 if __name__ == "__main__":
