@@ -10,14 +10,19 @@ const GLYPH = 40, GAP = 15, LEFT = 135, RIGHT = 165, TOP = 100;
 const glyphTop = (k: number) => TOP + k * (GLYPH + GAP);
 
 /** A grey panel with a column of dark characters (blocks 30 px wide, 40 tall, 15 apart) at
- * x 135-165 from y 100; `extra` adds dark rectangles (a word, a character set apart). */
-function panel(glyphs: number, extra: Array<{ x0: number; y0: number; x1: number; y1: number }> = []): RawImage {
+ * x 135-165 from y 100; `extra` adds dark rectangles (a word, a character set apart);
+ * `bridge` cuts each character across its middle with a gap that tall (a stencil font). */
+function panel(glyphs: number, extra: Array<{ x0: number; y0: number; x1: number; y1: number }> = [], bridge = 0): RawImage {
   const width = 300, height = 700;
   const data = Buffer.alloc(width * height * 3, 200);
   const fill = (x0: number, y0: number, x1: number, y1: number) => {
     for (let y = y0; y < y1; y++) data.fill(40, (y * width + x0) * 3, (y * width + x1) * 3);
   };
-  for (let k = 0; k < glyphs; k++) fill(LEFT, glyphTop(k), RIGHT, glyphTop(k) + GLYPH);
+  const half = (GLYPH - bridge) / 2;
+  for (let k = 0; k < glyphs; k++) {
+    fill(LEFT, glyphTop(k), RIGHT, glyphTop(k) + half);
+    fill(LEFT, glyphTop(k) + GLYPH - half, RIGHT, glyphTop(k) + GLYPH);
+  }
   for (const r of extra) fill(r.x0, r.y0, r.x1, r.y1);
   return { data, width, height, channels: 3 };
 }
@@ -39,6 +44,15 @@ describe('extendColumn', () => {
     const { y0 } = quadBounds(extendColumn(image, column(glyphTop(1) - 5, glyphTop(5) + GLYPH + 5)));
     expect(y0).toBeLessThanOrEqual(TOP);
     expect(y0).toBeGreaterThan(TOP - GAP);
+  });
+
+  it('takes in a stencilled last character the box leaves out: its halves count as one', () => {
+    // Bridges 6 px tall in a 50 px column: wider than reading cuts characters at, and with each
+    // half counted as a character the gaps between characters looked too wide to join.
+    const image = panel(6, [], 6);
+    const { y1 } = quadBounds(extendColumn(image, column(TOP - 5, glyphTop(4) + GLYPH + 5)));
+    expect(y1).toBeGreaterThanOrEqual(glyphTop(5) + GLYPH);
+    expect(y1).toBeLessThan(glyphTop(5) + GLYPH + GAP);
   });
 
   it('leaves a box around the whole column as it is', () => {

@@ -21,6 +21,12 @@ const GAP_SPREAD = 1.5;
 const HEIGHTS: readonly [number, number] = [0.6, 1.4];
 /** Largest distance between the mean colours (RGB) of a column's ink and a character's beyond it. */
 const SAME_INK = 45;
+/** The widest gap inside a character here, in column widths: wider than where the rows are
+ * cut into characters to read (vertical-text.ts), so a stencil whose bridges stand a little
+ * wider still counts whole characters, not halves, and its gaps and heights compare with the
+ * characters beyond. Nothing is read from these rows; two characters never merge (no glyph
+ * stands taller than vertical-text.ts allows). */
+const WIDE_BRIDGE = 0.15;
 /** Looks past the ends, each reaching about a character further. */
 const MAX_STEPS = 3;
 /** Margin kept beyond the outermost character, in character heights. */
@@ -56,7 +62,7 @@ function extendOnce(image: RawImage, quad: Quad): Quad {
   const colW = lw - 2 * side;
   const strip = new Uint8Array(colW * lh);
   for (let y = 0; y < lh; y++) strip.set(ink.subarray(y * lw + side, y * lw + side + colW), y * colW);
-  const rows = rowsOfInk(strip, colW, lh);
+  const rows = rowsOfInk(strip, colW, lh, WIDE_BRIDGE);
   const top = reach;
   const bottom = lh - reach;
   const inside = rows.filter(([a, b]) => a >= top && b <= bottom);

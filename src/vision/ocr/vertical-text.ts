@@ -64,8 +64,9 @@ export function characterRows(img: RawImage): Array<[number, number]> {
   return rowsOfInk(inkMask(img), img.width, img.height);
 }
 
-/** Row spans of ink (`ink`: a w x h mask) in a column of characters, as characterRows. */
-export function rowsOfInk(ink: Uint8Array, w: number, h: number): Array<[number, number]> {
+/** Row spans of ink (`ink`: a w x h mask) in a column of characters, as characterRows;
+ * `stencilBridge`: the widest gap inside a character, in column widths. */
+export function rowsOfInk(ink: Uint8Array, w: number, h: number, stencilBridge = STENCIL_BRIDGE): Array<[number, number]> {
   // Only the middle 80% of columns: box edges often touch neighbouring paint.
   const xa = Math.floor(w * 0.1);
   const xb = Math.ceil(w * 0.9);
@@ -89,7 +90,7 @@ export function rowsOfInk(ink: Uint8Array, w: number, h: number): Array<[number,
   // Merge spans split by a thin gap (a broken stroke, a stencil's bridges: small beside the
   // column's width, which is about a character's), so long as the result is no taller than a
   // character can be; drop specks.
-  const bridge = Math.max(1, h * 0.01, w * STENCIL_BRIDGE);
+  const bridge = Math.max(1, h * 0.01, w * stencilBridge);
   const merged: Array<[number, number]> = [];
   for (const s of spans) {
     const last = merged.at(-1);
