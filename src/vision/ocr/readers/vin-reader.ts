@@ -1,5 +1,5 @@
 import type { RawImage } from '../../image/decode.js';
-import { padQuad, type Quad, quadSize, widenQuad } from '../../image/quad.js';
+import { padQuad, type Quad, quadCentre, quadSize, widenQuad } from '../../image/quad.js';
 import { warpQuad } from '../../image/warp.js';
 import { ALPHANUMERIC } from '../dictionary.js';
 import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
@@ -40,13 +40,14 @@ export function partialVinRows(lines: readonly Placed[]): Quad[] {
     const text = alphanumerics(p);
     if (p.line.orientation !== 'horizontal' || text.length < 5 || text.length >= 17 || !/\d{3}$/.test(text)) continue;
     const { width, height } = quadSize(p.line.box);
-    const pitch = width / text.length / Math.max(1, height);
+    const charPitch = width / text.length;
+    const pitch = charPitch / Math.max(1, height);
     const weight = p.line.confidence * text.length;
     rows.push({ quad: padQuad(widenQuad(p.line.box, (17 - text.length + 1.5) * pitch, pitch), 0, ROW_PAD), weight });
     // A piece further left on the same row (the detector broke the number at a smudge): the
     // row runs from that piece's left edge, along the line through both, which follows a tilt
     // that a short piece's own box can miss. Read first: it holds the most read characters.
-    const first = leftPieceOf(p, lines, pitch * Math.max(1, height));
+    const first = leftPieceOf(p, lines, 17 - text.length, charPitch);
     if (first) {
       const joined: Quad = [first.line.box[0], p.line.box[1], p.line.box[2], first.line.box[3]];
       rows.push({ quad: padQuad(widenQuad(joined, 0, pitch), 0, ROW_PAD), weight: weight + first.line.confidence * alphanumerics(first).length });
@@ -63,9 +64,8 @@ const alphanumerics = (p: Placed) => p.line.text.replace(/[^A-Za-z0-9]/g, '');
 
 /** The leftmost line that could begin the VIN whose end `p` holds: lying flat to p's left, with
  * its centre line, carried on, passing through p, and about as many characters away as the VIN
- * lacks (`pitch`: p's character pitch, pixels), less what the piece itself holds. */
-function leftPieceOf(p: Placed, lines: readonly Placed[], pitch: number): Placed | undefined {
-  const missing = 17 - alphanumerics(p).length;
+ * lacks (`missing`, at p's character pitch `pitch` in pixels), less what the piece itself holds. */
+function leftPieceOf(p: Placed, lines: readonly Placed[], missing: number, pitch: number): Placed | undefined {
   const pLeft = Math.min(p.line.box[0].x, p.line.box[3].x);
   const fits = lines.filter((q) => {
     const n = alphanumerics(q).length;
@@ -74,14 +74,12 @@ function leftPieceOf(p: Placed, lines: readonly Placed[], pitch: number): Placed
     const gap = pLeft - qRight;
     if (gap < 0 || gap > (missing - n + 2) * pitch * WIDE_LETTERS) return false;
     // q's centre line at p's left edge lies within p's height there.
-    const [a, b] = [mid(q.line.box[0], q.line.box[3]), mid(q.line.box[1], q.line.box[2])];
+    const [a, b] = [quadCentre([q.line.box[0], q.line.box[3]]), quadCentre([q.line.box[1], q.line.box[2]])];
     const y = b.y + ((pLeft - b.x) * (b.y - a.y)) / Math.max(1, b.x - a.x);
     return y >= Math.min(p.line.box[0].y, p.line.box[1].y) && y <= Math.max(p.line.box[2].y, p.line.box[3].y);
   });
   return fits.sort((a, b) => a.x - b.x)[0];
 }
-
-const mid = (a: { x: number; y: number }, b: { x: number; y: number }) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 
 /** A window that needs more corrections than this to pass is words read as a VIN (a caption's
  * I, O and last letters all made digits), not a VIN misread. */
