@@ -50,6 +50,11 @@ def run_arguments(doc: str | None, *, run: str, minutes: float, steps: int, batc
     return ap
 
 
+def schedule(args: argparse.Namespace) -> dict:
+    """Run.train's schedule, from the options run_arguments parsed."""
+    return {"steps": args.steps, "minutes": args.minutes, "peak_lr": args.lr, "warmup": args.warmup, "by_time": args.by_time}
+
+
 def loader_options(workers: int) -> dict:
     """DataLoader options for `workers` processes (0: in the training process itself)."""
     if workers <= 0:

@@ -28,7 +28,7 @@ from . import charset
 from .idsynth import HEIGHT, WIDTH, IdentifierSynth
 from .model import PlateReader, ctc_loss_of, parameter_count
 from .model import ExportWrapper
-from .runs import Run, device_of, loader_options, run_arguments, worker_seed
+from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
 from .warm_start import load_onnx_weights
 
 # Class 0 is the blank; then the characters; the space last, as PP-OCR's tables end.
@@ -139,7 +139,7 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
             report["synth_no_spaces"] = round(accuracy(model, x_val, t_val, True), 3)
         return exact, report
 
-    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0, by_time=args.by_time)
+    run.train(stream, loss_of, validate, clip=5.0, **schedule(args))
 
 
 def arguments(doc: str | None, **defaults):

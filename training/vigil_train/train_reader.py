@@ -20,7 +20,7 @@ from torch.utils.data import DataLoader, IterableDataset
 from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, ctc_loss_of, parameter_count
-from .runs import Run, device_of, loader_options, run_arguments, worker_seed
+from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
 from .shuffle import CharacterShuffler
 from .synth import PlateSynth
 from .warm_start import load_onnx_weights
@@ -158,7 +158,7 @@ def main() -> None:
         score = sum(report[n] * w for n, w in weights.items()) / sum(weights.values())
         return score, {**report, "score": round(score, 3)}
 
-    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=5.0, by_time=args.by_time)
+    run.train(stream, loss_of, validate, clip=5.0, **schedule(args))
 
 
 if __name__ == "__main__":

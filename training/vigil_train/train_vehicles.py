@@ -22,7 +22,7 @@ from .centernet import box_loss, focal_loss, validation_score
 from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector, PlateVehicleExport
 from .detector_data import iou
 from .model import parameter_count
-from .runs import Run, device_of, loader_options, run_arguments
+from .runs import Run, device_of, loader_options, run_arguments, schedule
 from .vehicle_data import VehicleFrame, VehicleStream, load_vehicle_frames, placed
 from .warm_start import load_onnx_weights
 
@@ -116,7 +116,7 @@ def main() -> None:
     def validate() -> tuple[float, dict]:
         return validation_score(evaluate(model, val))
 
-    run.train(stream, loss_of, validate, steps=args.steps, minutes=args.minutes, peak_lr=args.lr, warmup=args.warmup, clip=10.0, by_time=args.by_time)
+    run.train(stream, loss_of, validate, clip=10.0, **schedule(args))
 
 
 if __name__ == "__main__":
