@@ -17,7 +17,7 @@
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
  * --stack-reader ppocr reads stacked characters with PP-OCR alone (the server's STACK_READER);
  * --stack-model FILE reads them with that stack reader (training/vigil_train/train_stacks.py).
- * --identifier-reader ppocr reads trailer IDs' flat lines with PP-OCR alone (the server's
+ * --identifier-reader ppocr reads trailer IDs' and VINs' flat lines with PP-OCR alone (the server's
  * IDENTIFIER_READER); --identifier-model FILE reads them beside PP-OCR with that identifier
  * reader (training/vigil_train/train_ids.py) in place of the shipped one.
  */
@@ -52,14 +52,14 @@ const stackModel = flag('stack-model');
 const engine = parseStackReader(flag('stack-reader') ?? process.env.STACK_READER) === 'trained'
   ? withStackReader(ppocr, await createStackReader({ file: stackModel ? path.resolve(stackModel) : undefined }))
   : ppocr;
-// As the server reads trailer IDs: with the identifier reader beside PP-OCR on lines that lie
+// As the server reads trailer IDs and VINs: with the identifier reader beside PP-OCR on lines that lie
 // flat unless --identifier-reader ppocr (default: IDENTIFIER_READER); --identifier-model FILE
 // in place of the shipped one.
 const identifierModel = flag('identifier-model');
-const trailerEngine = parseIdentifierReader(flag('identifier-reader') ?? process.env.IDENTIFIER_READER) === 'trained'
+const fusedEngine = parseIdentifierReader(flag('identifier-reader') ?? process.env.IDENTIFIER_READER) === 'trained'
   ? withSecondLineReader(engine, await createIdentifierReader({ file: identifierModel ? path.resolve(identifierModel) : undefined }))
   : engine;
-const engineFor = (type: OcrType) => (readsWithSecondLineReader(type) ? trailerEngine : engine);
+const engineFor = (type: OcrType) => (readsWithSecondLineReader(type) ? fusedEngine : engine);
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
 const tess = tessVersion ? createTesseractEngine() : undefined;
 

@@ -29,7 +29,7 @@ export interface VisionSettings {
   plateVehicles: PlateVehicles;
   /** What reads columns of stacked characters in text photos (STACK_READER). */
   stackReader: StackReaderChoice;
-  /** What reads the lines of trailer IDs that lie flat (IDENTIFIER_READER). */
+  /** What reads the lines of trailer IDs and VINs that lie flat (IDENTIFIER_READER). */
   identifierReader: IdentifierReaderChoice;
   /** Model buffers kept between runs for speed, or handed back for memory (INFERENCE_MEMORY). */
   inferenceMemory: InferenceMemory;

@@ -18,10 +18,18 @@ describe('identifier reader (models/identifier-reader.onnx)', () => {
 
   it('reads trailer numbers beside PP-OCR through the engine the server reads them with', async () => {
     expect(readsWithSecondLineReader('trailer_id')).toBe(true);
-    expect(readsWithSecondLineReader('vin')).toBe(false);
+    expect(readsWithSecondLineReader('vin')).toBe(true);
+    expect(readsWithSecondLineReader('boat_reg_number')).toBe(false);
     const engine = withSecondLineReader(withStackReader(await createOcrEngine(), await createStackReader()), await createIdentifierReader());
     const photo = await decodeImage(await textImage([{ text: 'FLEET', x: 80, y: 140, size: 48 }, { text: 'ZX48127', x: 80, y: 330, size: 120, bold: true }]));
     const [reading] = await readText(engine, 'trailer_id', photo);
     expect(reading).toMatchObject({ value: 'ZX48127', orientation: 'horizontal' });
+  });
+
+  it('reads a VIN beside PP-OCR through the same engine', async () => {
+    const engine = withSecondLineReader(await createOcrEngine(), await createIdentifierReader());
+    const photo = await decodeImage(await textImage([{ text: '1HGCM82633A004352', x: 40, y: 200, size: 64, bold: true }], 1000, 320));
+    const [reading] = await readText(engine, 'vin', photo);
+    expect(reading?.value).toBe('1HGCM82633A004352');
   });
 });

@@ -6,7 +6,7 @@ import { IDENTIFIER_TABLE, readSlots } from './identifier-slot.js';
 import type { LineRecognizer } from './ocr-engine.js';
 import type { OcrType } from './ocr.types.js';
 
-/** What reads the lines of trailer IDs that lie flat (IDENTIFIER_READER): `trained` (default),
+/** What reads the lines of trailer IDs and VINs that lie flat (IDENTIFIER_READER): `trained` (default),
  * Vigil's identifier reader (models/identifier-reader.onnx) reading each such line beside
  * PP-OCR, each character the surer reader's (fused-readings.ts); `ppocr`, PP-OCR alone, as
  * before 2026-12-03. Figures: docs/benchmarks.md. */
@@ -14,10 +14,11 @@ export type IdentifierReaderChoice = 'trained' | 'ppocr';
 export const IDENTIFIER_READERS: readonly IdentifierReaderChoice[] = ['trained', 'ppocr'];
 export const parseIdentifierReader = (value: string | undefined): IdentifierReaderChoice => parseChoice('IDENTIFIER_READER', IDENTIFIER_READERS, 'trained', value);
 
-/** The identifier types whose flat lines the identifier reader reads beside PP-OCR: trailer IDs.
- * VINs read fewer with it (their corrections lean on PP-OCR's other choices and the check digit)
- * and boat numbers the same (docs/benchmarks.md, 2026-12-03). */
-export const readsWithSecondLineReader = (type: OcrType): boolean => type === 'trailer_id';
+/** The identifier types whose flat lines the identifier reader reads beside PP-OCR: trailer IDs
+ * and, since 2026-12-04, VINs (the second generator's draws 40-49, 371 -> 377 of 400, none lost).
+ * Boat numbers read as many with it (190 of 200 either way), so they keep PP-OCR alone
+ * (docs/benchmarks.md). */
+export const readsWithSecondLineReader = (type: OcrType): boolean => type === 'trailer_id' || type === 'vin';
 
 /** Input of Vigil's identifier reader (training/vigil_train/train_ids.py): one text line in a
  * 48 x 384 slot (identifier-slot.ts). */

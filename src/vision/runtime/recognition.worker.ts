@@ -21,7 +21,7 @@ export type RecognitionTask =
 
 let engine: Promise<OcrEngine> | undefined;
 let textEngine: Promise<OcrEngine> | undefined;
-let trailerIdEngine: Promise<OcrEngine> | undefined;
+let fusedIdEngine: Promise<OcrEngine> | undefined;
 let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
@@ -42,10 +42,11 @@ async function withModel<M>(base: () => Promise<OcrEngine>, wanted: (s: VisionSe
 const identifierEngine = (): Promise<OcrEngine> =>
   (textEngine ??= withModel(ocrEngine, (s) => s.stackReader !== 'ppocr', createStackReader, withStackReader));
 
-/** The engine trailer IDs are read with: the identifier engine with Vigil's identifier reader
- * reading each line that lies flat beside PP-OCR, unless IDENTIFIER_READER=ppocr. */
-const trailerEngine = (): Promise<OcrEngine> =>
-  (trailerIdEngine ??= withModel(identifierEngine, (s) => s.identifierReader !== 'ppocr', createIdentifierReader, withSecondLineReader));
+/** The engine trailer IDs and VINs are read with (readsWithSecondLineReader): the identifier
+ * engine with Vigil's identifier reader reading each line that lies flat beside PP-OCR, unless
+ * IDENTIFIER_READER=ppocr. */
+const fusedEngine = (): Promise<OcrEngine> =>
+  (fusedIdEngine ??= withModel(identifierEngine, (s) => s.identifierReader !== 'ppocr', createIdentifierReader, withSecondLineReader));
 
 /** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: mmc,
  * vehicle grouping and plates the plate detector's vehicle head put on no vehicle ask for it
@@ -74,7 +75,7 @@ export async function readPlates(image: Uint8Array, options: PlateReadOptions): 
 /** The identifiers of `type` in an encoded photo. */
 export async function readIdentifiers(type: OcrType, image: Uint8Array): Promise<TextReading[]> {
   const img = await decodeForRecognition(asBuffer(image), { maxSide: 2048 });
-  return readText(await (readsWithSecondLineReader(type) ? trailerEngine() : identifierEngine()), type, img);
+  return readText(await (readsWithSecondLineReader(type) ? fusedEngine() : identifierEngine()), type, img);
 }
 
 /** Worker-thread entry: one plate or text reading. */
