@@ -116,13 +116,6 @@ LEGENDS = ["CALIFORNIA", "TEXAS", "NEW YORK", "FLORIDA", "ILLINOIS", "OHIO", "GE
            "Pennsylvania", "Washington", "Massachusetts", "ONTARIO", "QUEBEC", "ALBERTA", "MEXICO",
            "JALISCO", "NSW", "VICTORIA", "QUEENSLAND", "SP-SAO PAULO", "RJ-RIO DE JANEIRO", "PR-CURITIBA",
            "MG-BELO HORIZONTE", "Sunshine State", "Lone Star State", "Empire State", "Great Lakes"]
-# Share of plates drawn in a licence-plate frame, per layout (others: FRAMED_ELSEWHERE). Most US
-# cars carry a dealer's frame, and the held US misses include characters it cuts into (W/M, a
-# last 0 half hidden, 8/B with the frame over the 8's foot).
-FRAMED = {"us": 0.45, "us-plain": 0.45, "ca": 0.35, "mx": 0.3, "au": 0.25}
-FRAMED_ELSEWHERE = 0.08
-DEALERS = ["TOYOTA OF ORANGE", "HONDA WORLD", "AutoNation", "CARMAX", "Bob's Ford", "SUBARU",
-           "Go Blue", "PROUD GRANDMA", "Lithia", "GMC TRUCKS", "Enterprise", "LONG BEACH NISSAN"]
 SLOGANS = ["visitPA.com", "Sunshine State", "Land of Lincoln", "Great Faces. Great Places.",
            "Live Free or Die", "Yours to discover", "Je me souviens", "The Garden State", "dmv.ca.gov",
            "Pure Michigan", "Grand Canyon State", "FIRST IN FLIGHT", "In God We Trust", "SEP 25"]
@@ -297,55 +290,7 @@ class PlateSynth:
         if r.random() < 0.25:  # a registration sticker in a corner
             sx = r.choice([0.03, 0.82]) * w
             d.rectangle([sx, h * 0.05, sx + w * 0.13, h * 0.25], fill=tuple(r.randint(0, 255) for _ in range(3)))
-        if r.random() < FRAMED.get(layout.name, FRAMED_ELSEWHERE):
-            self.frame(img, box)
         return np.asarray(img), box
-
-    def frame(self, img: Image.Image, box: tuple[float, float, float, float]) -> None:
-        """A licence-plate frame over the plate's edges: a narrow top band and sides, a wider bottom
-        band often printed with a dealer's name, screw heads. Now and then the bands reach into
-        the number, by less than a stroke: at most 7% of its height from below, 5% from above,
-        a tenth of its height at either end. Deeper cuts make look-alikes of each other (an E
-        without its foot is an F) under a label that still says which: a round with cuts of 18%
-        learned to read F as E (training/README.md)."""
-        r = self.rng
-        d = ImageDraw.Draw(img)
-        w, h = img.size
-        x0, y0, x1, y1 = box
-        gh = y1 - y0
-        tone = r.random()
-        if tone < 0.45:  # chrome
-            v = r.randint(150, 235)
-            colour = (v, v, min(255, v + r.randint(0, 15)))
-        elif tone < 0.85:  # black plastic
-            colour = (r.randint(5, 45),) * 3
-        else:
-            colour = tuple(r.randint(0, 255) for _ in range(3))
-        top = r.uniform(0.02, 0.12) * h
-        bottom = r.uniform(0.08, 0.26) * h
-        side = r.uniform(0.01, 0.05) * w
-        if r.random() < 0.35:
-            top = max(top, y0 + r.uniform(0, 0.05) * gh)
-        if r.random() < 0.35:
-            bottom = max(bottom, h - y1 + r.uniform(0, 0.07) * gh)
-        if r.random() < 0.1:  # the frame's side, or a tow bar, over an end character
-            side = max(side, x0 + r.uniform(0, 0.1) * gh) if r.random() < 0.5 else max(side, w - x1 + r.uniform(0, 0.1) * gh)
-        top, bottom = min(top, y0 + 0.05 * gh), min(bottom, h - y1 + 0.07 * gh)
-        side = min(side, x0 + 0.1 * gh, w - x1 + 0.1 * gh)
-        d.rectangle([0, 0, w, top], fill=colour)
-        d.rectangle([0, h - bottom, w, h], fill=colour)
-        d.rectangle([0, 0, side, h], fill=colour)
-        d.rectangle([w - side, 0, w, h], fill=colour)
-        if bottom > 0.1 * h and r.random() < 0.6:
-            ink = (255, 255, 255) if sum(colour) < 300 else (r.randint(0, 60),) * 3
-            f = self.font(r.choice(self.legend_fonts), max(6, int(bottom * r.uniform(0.45, 0.75))))
-            text = r.choice(DEALERS)
-            d.text(((w - f.getlength(text)) / 2, h - bottom + bottom * 0.12), text, font=f, fill=ink)
-        if r.random() < 0.6:  # screw heads, level with the bolt holes, on a character's top now and then
-            rad = h * r.uniform(0.035, 0.06)
-            sy = r.uniform(0.08, 0.2) * h
-            for sx in (w * r.uniform(0.15, 0.25), w * r.uniform(0.75, 0.85)):
-                d.ellipse([sx - rad, sy - rad, sx + rad, sy + rad], fill=(r.randint(120, 230),) * 3, outline=(60, 60, 60))
 
     # ---- photographing ----------------------------------------------------------------
     def photograph(self, plate: np.ndarray, box, out_w: int, out_h: int) -> np.ndarray:
