@@ -7,6 +7,11 @@ import { createOcrEngine, withSecondLineReader, withStackReader } from './ocr-en
 import { readText } from './readers/text-reader.js';
 import { createStackReader } from './stack-reader.js';
 
+/** The engine the server reads trailer IDs and VINs with (recognition.worker.ts), built once. */
+let fused: ReturnType<typeof createOcrEngine> | undefined;
+const serverEngine = async () => (fused ??= (async () =>
+  withSecondLineReader(withStackReader(await createOcrEngine(), await createStackReader()), await createIdentifierReader()))());
+
 describe('identifier reader (models/identifier-reader.onnx)', () => {
   it('reads a line of letters and digits, O apart from 0', async () => {
     const reader = await createIdentifierReader();
@@ -20,14 +25,14 @@ describe('identifier reader (models/identifier-reader.onnx)', () => {
     expect(readsWithSecondLineReader('trailer_id')).toBe(true);
     expect(readsWithSecondLineReader('vin')).toBe(true);
     expect(readsWithSecondLineReader('boat_reg_number')).toBe(false);
-    const engine = withSecondLineReader(withStackReader(await createOcrEngine(), await createStackReader()), await createIdentifierReader());
+    const engine = await serverEngine();
     const photo = await decodeImage(await textImage([{ text: 'FLEET', x: 80, y: 140, size: 48 }, { text: 'ZX48127', x: 80, y: 330, size: 120, bold: true }]));
     const [reading] = await readText(engine, 'trailer_id', photo);
     expect(reading).toMatchObject({ value: 'ZX48127', orientation: 'horizontal' });
   });
 
   it('reads a VIN beside PP-OCR through the same engine', async () => {
-    const engine = withSecondLineReader(await createOcrEngine(), await createIdentifierReader());
+    const engine = await serverEngine();
     const photo = await decodeImage(await textImage([{ text: '1HGCM82633A004352', x: 40, y: 200, size: 64, bold: true }], 1000, 320));
     const [reading] = await readText(engine, 'vin', photo);
     expect(reading?.value).toBe('1HGCM82633A004352');
