@@ -35,6 +35,37 @@ EXTRA_FONTS = [
     "/usr/share/fonts/opentype/urw-base35/URWGothic-Demi.otf",
     "/usr/share/fonts/truetype/noto/NotoSerif-Bold.ttf",
 ]
+# Faces neither bench generator draws (2026-12-04, `--wider-fonts`): the readers are measured on
+# other people's lettering, and the more faces they learn, the less one face's quirks decide.
+WIDER_FONTS = [
+    "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf",
+    "/usr/share/fonts/truetype/lato/Lato-Black.ttf",
+    "/usr/share/fonts/truetype/lato/Lato-Bold.ttf",
+    "/usr/share/fonts/truetype/firacode/FiraCode-Bold.ttf",
+    "/usr/share/fonts/truetype/hack/Hack-Bold.ttf",
+    "/usr/share/fonts/opentype/cantarell/Cantarell-ExtraBold.otf",
+    "/usr/share/fonts/truetype/oxygen/Oxygen-Sans-Bold.ttf",
+    "/usr/share/fonts/truetype/crosextra/Carlito-Bold.ttf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreheroscn-bold.otf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreadventor-bold.otf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyrecursor-bold.otf",
+    "/usr/share/fonts/opentype/cabin/Cabin-Bold.otf",
+    "/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-ExtraBold.ttf",
+    "/usr/share/fonts/opentype/inter/Inter-Black.otf",
+    "/usr/share/fonts/fonts-go/Go-Bold.ttf",
+    "/usr/share/fonts/fonts-go/Go-Mono-Bold.ttf",
+    "/usr/share/fonts/truetype/anonymous-pro/Anonymous Pro B.ttf",
+    "/usr/share/fonts/truetype/quicksand/Quicksand-Bold.ttf",
+    "/usr/share/fonts/truetype/comfortaa/Comfortaa-Bold.ttf",
+]
+# Faces no run trains on: lines drawn in them measure how a reader does on a face it never saw.
+UNSEEN_FONTS = [
+    "/usr/share/fonts/truetype/manrope/Manrope-ExtraBold.ttf",
+    "/usr/share/fonts/truetype/mononoki/mononoki-Bold.ttf",
+    "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf",
+    "/usr/share/fonts/truetype/andika/Andika-Bold.ttf",
+    "/usr/share/fonts/truetype/hermit/Hermit-bold.otf",
+]
 STYLES = ["plain", "plain", "plain", "stencil", "embossed", "stamped", "outline", "dots"]
 SURFACES = ["paint", "paint", "metal", "corrugated", "rust", "sticker", "dark", "hull"]
 
@@ -43,10 +74,10 @@ PAD = 128  # the grey the server pads with: 0 after its (v / 127.5 - 1) scaling
 
 
 class IdentifierSynth:
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, fonts: list[str] | None = None):
         self.rng = random.Random(seed)
         self.np = np.random.default_rng(seed)
-        self.fonts = _existing(FONT_GLOBS + EXTRA_FONTS)
+        self.fonts = _existing(fonts if fonts is not None else FONT_GLOBS + EXTRA_FONTS)
         self.plates = PlateSynth(seed + 1)  # its degrade(): blur, noise, night, glare, JPEG
 
     # ---- strings ----------------------------------------------------------------------

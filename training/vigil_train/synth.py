@@ -66,12 +66,17 @@ LEGEND_GLOBS = FONT_GLOBS + [
 ]
 
 
-def _existing(globs: list[str]) -> list[str]:
+def available(globs: list[str]) -> list[str]:
+    """The font files of `globs` on this machine (none is an error only where a generator needs them)."""
     # A machine without Debian's fonts reads them from a pack's folder (pack.py), by folder and name.
     packed = os.environ.get("VIGIL_FONTS")
     if packed:
         globs = [str(Path(packed) / Path(g).parent.name / Path(g).name) for g in globs]
-    found = sorted({p for g in globs for p in glob.glob(g)})
+    return sorted({p for g in globs for p in glob.glob(g)})
+
+
+def _existing(globs: list[str]) -> list[str]:
+    found = available(globs)
     if not found:
         raise SystemExit("no fonts found: apt-get install fonts-opendin fonts-liberation2 fonts-dejavu-extra "
                          "fonts-roboto-unhinted fonts-freefont-ttf fonts-urw-base35 fonts-b612 fonts-noto-core")

@@ -16,6 +16,7 @@ Validation (best.pt): 600 fixed lines of the same generator, another seed.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -25,7 +26,8 @@ from torch import nn
 from torch.utils.data import DataLoader, IterableDataset
 
 from . import charset
-from .idsynth import HEIGHT, WIDTH, IdentifierSynth
+from .idsynth import EXTRA_FONTS, HEIGHT, UNSEEN_FONTS, WIDER_FONTS, WIDTH, IdentifierSynth
+from .synth import FONT_GLOBS, available
 from .model import PlateReader, ctc_loss_of, parameter_count
 from .model import ExportWrapper
 from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
@@ -72,8 +74,8 @@ def collate(batch):
     return images, targets, lengths
 
 
-def validation_set(seed: int = 12345, n: int = 600) -> tuple[torch.Tensor, list[str]]:
-    synth = IdentifierSynth(seed)
+def validation_set(seed: int = 12345, n: int = 600, fonts: list[str] | None = None) -> tuple[torch.Tensor, list[str]]:
+    synth = IdentifierSynth(seed, fonts)
     samples = [synth.sample() for _ in range(n)]
     return torch.stack([tensor(s[0]) for s in samples]), [" ".join(s[1].split()) for s in samples]
 
@@ -111,9 +113,11 @@ def init_from_plate_reader(model: PlateReader, path: Path, synth: IdentifierSynt
     print(f"classifier rows from {path} (O from 0, I from 1, space fresh)", flush=True)
 
 
-def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frames: int, what: str, no_spaces: bool) -> None:
+def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frames: int, what: str, no_spaces: bool,
+          also: dict[str, tuple[torch.Tensor, list[str]]] | None = None) -> None:
     """One resumable run of the identifier reader's network on `make_synth`'s samples (see
-    train_stacks.py too), from the shipped plate reader where `--init-plate` says so."""
+    train_stacks.py too), from the shipped plate reader where `--init-plate` says so. `also`:
+    more validation sets, reported beside the first (which alone picks best.pt)."""
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     x_val, t_val = validation
@@ -137,6 +141,8 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
         report = {"synth": round(exact, 3)}
         if no_spaces:
             report["synth_no_spaces"] = round(accuracy(model, x_val, t_val, True), 3)
+        for name, (x, t) in (also or {}).items():
+            report[name] = round(accuracy(model, x, t, no_spaces), 3)
         return exact, report
 
     run.train(stream, loss_of, validate, clip=5.0, **schedule(args))
@@ -146,6 +152,7 @@ def arguments(doc: str | None, **defaults):
     ap = run_arguments(doc, **defaults)
     ap.add_argument("--init-plate", type=Path, help="a fresh run starts from this plate reader (../models/plate-reader.onnx)")
     ap.add_argument("--init", type=Path, help="a fresh run starts from this exported reader of the same classes (../models/stack-reader.onnx)")
+    ap.add_argument("--wider-fonts", action="store_true", help="draw in idsynth.WIDER_FONTS too, faces neither bench generator uses")
     args = ap.parse_args()
     if args.init and args.init_plate:
         ap.error("--init and --init-plate both say where to start: give one")
@@ -155,7 +162,13 @@ def arguments(doc: str | None, **defaults):
 def main() -> None:
     # About 14 steps a minute on one thread beside a data worker (2026-11-28): the schedule ends in time.
     args = arguments(__doc__, run="runs/ids", minutes=100, steps=1400, batch=48, lr=1e-3, warmup=100, seed=31)
-    train(args, IdentifierSynth, validation_set(), frames=WIDTH // 4, what="lines", no_spaces=True)
+    fonts = FONT_GLOBS + EXTRA_FONTS + (WIDER_FONTS if args.wider_fonts else [])
+    if args.wider_fonts and not available(WIDER_FONTS):
+        raise SystemExit("--wider-fonts: none of idsynth.WIDER_FONTS is installed (training/README.md, Setup)")
+    # The same fixed lines whatever the run draws in, and where their faces are installed, lines
+    # in faces no run trains on.
+    also = {"unseen_fonts": validation_set(seed=54321, n=300, fonts=UNSEEN_FONTS)} if available(UNSEEN_FONTS) else {}
+    train(args, partial(IdentifierSynth, fonts=fonts), validation_set(), frames=WIDTH // 4, what="lines", no_spaces=True, also=also)
 
 
 if __name__ == "__main__":
