@@ -10,7 +10,8 @@ trained on, so every real figure is out of sample. `--init-plate` starts from th
 reader: its convolutions already know these glyphs; each class takes the plate reader's row
 for its character (O that of 0, I that of 1), the space a fresh one.
 
-Validation (best.pt): 600 fixed lines of the same generator, another seed.
+Validation (best.pt): 600 fixed lines of the same generator, another seed; `unseen_fonts`, 300 lines
+in faces no run trains on (idsynth.UNSEEN_FONTS). `--wider-fonts` draws in idsynth.WIDER_FONTS too.
 """
 
 from __future__ import annotations
@@ -159,16 +160,26 @@ def arguments(doc: str | None, **defaults):
     return args
 
 
+def faces(args, own: list[str]) -> list[str]:
+    """The faces a run draws in: its generator's `own`, and with --wider-fonts idsynth.WIDER_FONTS."""
+    if not args.wider_fonts:
+        return own
+    if not available(WIDER_FONTS):
+        raise SystemExit("--wider-fonts: none of idsynth.WIDER_FONTS is installed (training/README.md, Setup)")
+    return own + WIDER_FONTS
+
+
+def unseen_faces(make_set) -> dict[str, tuple[torch.Tensor, list[str]]]:
+    """`make_set(fonts=...)`'s samples in idsynth.UNSEEN_FONTS, faces no run trains on, where installed."""
+    return {"unseen_fonts": make_set(seed=54321, n=300, fonts=UNSEEN_FONTS)} if available(UNSEEN_FONTS) else {}
+
+
 def main() -> None:
     # About 14 steps a minute on one thread beside a data worker (2026-11-28): the schedule ends in time.
     args = arguments(__doc__, run="runs/ids", minutes=100, steps=1400, batch=48, lr=1e-3, warmup=100, seed=31)
-    fonts = FONT_GLOBS + EXTRA_FONTS + (WIDER_FONTS if args.wider_fonts else [])
-    if args.wider_fonts and not available(WIDER_FONTS):
-        raise SystemExit("--wider-fonts: none of idsynth.WIDER_FONTS is installed (training/README.md, Setup)")
-    # The same fixed lines whatever the run draws in, and where their faces are installed, lines
-    # in faces no run trains on.
-    also = {"unseen_fonts": validation_set(seed=54321, n=300, fonts=UNSEEN_FONTS)} if available(UNSEEN_FONTS) else {}
-    train(args, partial(IdentifierSynth, fonts=fonts), validation_set(), frames=WIDTH // 4, what="lines", no_spaces=True, also=also)
+    # The same fixed lines whatever faces the run draws in.
+    train(args, partial(IdentifierSynth, fonts=faces(args, FONT_GLOBS + EXTRA_FONTS)), validation_set(), frames=WIDTH // 4,
+          what="lines", no_spaces=True, also=unseen_faces(validation_set))
 
 
 if __name__ == "__main__":
