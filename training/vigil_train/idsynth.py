@@ -66,6 +66,8 @@ UNSEEN_FONTS = [
     "/usr/share/fonts/truetype/andika/Andika-Bold.ttf",
     "/usr/share/fonts/truetype/hermit/Hermit-bold.otf",
 ]
+# The faces every identifier run draws in: the plate faces and the monospaced ones above.
+IDENTIFIER_FONTS = FONT_GLOBS + EXTRA_FONTS
 STYLES = ["plain", "plain", "plain", "stencil", "embossed", "stamped", "outline", "dots"]
 SURFACES = ["paint", "paint", "metal", "corrugated", "rust", "sticker", "dark", "hull"]
 
@@ -77,7 +79,7 @@ class IdentifierSynth:
     def __init__(self, seed: int, fonts: list[str] | None = None):
         self.rng = random.Random(seed)
         self.np = np.random.default_rng(seed)
-        self.fonts = _existing(fonts if fonts is not None else FONT_GLOBS + EXTRA_FONTS)
+        self.fonts = _existing(fonts if fonts is not None else IDENTIFIER_FONTS)
         self.plates = PlateSynth(seed + 1)  # its degrade(): blur, noise, night, glare, JPEG
 
     # ---- strings ----------------------------------------------------------------------

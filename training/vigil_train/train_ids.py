@@ -27,8 +27,8 @@ from torch import nn
 from torch.utils.data import DataLoader, IterableDataset
 
 from . import charset
-from .idsynth import EXTRA_FONTS, HEIGHT, UNSEEN_FONTS, WIDER_FONTS, WIDTH, IdentifierSynth
-from .synth import FONT_GLOBS, available
+from .idsynth import HEIGHT, IDENTIFIER_FONTS, UNSEEN_FONTS, WIDER_FONTS, WIDTH, IdentifierSynth
+from .synth import available
 from .model import PlateReader, ctc_loss_of, parameter_count
 from .model import ExportWrapper
 from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
@@ -160,13 +160,13 @@ def arguments(doc: str | None, **defaults):
     return args
 
 
-def faces(args, own: list[str]) -> list[str]:
-    """The faces a run draws in: its generator's `own`, and with --wider-fonts idsynth.WIDER_FONTS."""
+def faces(args) -> list[str]:
+    """The faces a run draws in: idsynth.IDENTIFIER_FONTS, and with --wider-fonts idsynth.WIDER_FONTS."""
     if not args.wider_fonts:
-        return own
+        return IDENTIFIER_FONTS
     if not available(WIDER_FONTS):
         raise SystemExit("--wider-fonts: none of idsynth.WIDER_FONTS is installed (training/README.md, Setup)")
-    return own + WIDER_FONTS
+    return IDENTIFIER_FONTS + WIDER_FONTS
 
 
 def unseen_faces(make_set) -> dict[str, tuple[torch.Tensor, list[str]]]:
@@ -178,7 +178,7 @@ def main() -> None:
     # About 14 steps a minute on one thread beside a data worker (2026-11-28): the schedule ends in time.
     args = arguments(__doc__, run="runs/ids", minutes=100, steps=1400, batch=48, lr=1e-3, warmup=100, seed=31)
     # The same fixed lines whatever faces the run draws in.
-    train(args, partial(IdentifierSynth, fonts=faces(args, FONT_GLOBS + EXTRA_FONTS)), validation_set(), frames=WIDTH // 4,
+    train(args, partial(IdentifierSynth, fonts=faces(args)), validation_set(), frames=WIDTH // 4,
           what="lines", no_spaces=True, also=unseen_faces(validation_set))
 
 
