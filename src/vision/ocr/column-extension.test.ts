@@ -66,6 +66,17 @@ describe('extendColumn', () => {
     expect(extendColumn(panel(6, [word]), box)).toEqual(box);
   });
 
+  it('takes in a last character with a smudge and rivets beside it: they are no word', () => {
+    // A flat smudge touching the character from the left and a rivet at each side: ink in the
+    // margins, but nothing there stands as tall as a character.
+    const last = glyphTop(5);
+    const smudge = { x0: 60, y0: last + 14, x1: LEFT + 2, y1: last + 26 };
+    const rivets = [95, 200].map((x) => ({ x0: x, y0: last + 30, x1: x + 5, y1: last + 35 }));
+    const { y1 } = quadBounds(extendColumn(panel(6, [smudge, ...rivets]), column(TOP - 5, glyphTop(4) + GLYPH + 5)));
+    expect(y1).toBeGreaterThanOrEqual(last + GLYPH);
+    expect(y1).toBeLessThan(last + GLYPH + GAP);
+  });
+
   it('keeps out a character set further apart than the column\'s own (a check digit boxed alone)', () => {
     const apart = { x0: LEFT, y0: glyphTop(5) + GLYPH + 35, x1: RIGHT, y1: glyphTop(5) + 2 * GLYPH + 35 };
     const box = column(TOP - 5, glyphTop(5) + GLYPH + 5);

@@ -1,3 +1,4 @@
+import { type Component, componentBoxes } from '../image/components.js';
 import type { RawImage } from '../image/decode.js';
 import { colourDistance, meanInkColour, medianColour } from '../image/ink-colour.js';
 import { lengthenQuad, type Quad, quadSize, widenQuad } from '../image/quad.js';
@@ -19,6 +20,9 @@ const SIDE = 0.5;
 const MAX_GAP = 1;
 const GAP_SPREAD = 1.5;
 const HEIGHTS: readonly [number, number] = [0.6, 1.4];
+/** Heights, in the row's, of a shape beside a row that makes it part of something wider: a
+ * letter of a word or a bar stands about as tall; a seam along the column is taller. */
+const BESIDE: readonly [number, number] = [0.6, 1.6];
 /** Largest distance between the mean colours (RGB) of a column's ink and a character's beyond it. */
 const SAME_INK = 45;
 /** The widest gap inside a character here, in column widths: wider than where the rows are
@@ -69,13 +73,16 @@ function extendOnce(image: RawImage, quad: Quad): Quad {
   if (inside.length < 2) return quad;
   const charH = medianOf(inside.map(([a, b]) => b - a));
   const charSized = ([a, b]: [number, number]) => b - a >= HEIGHTS[0] * charH && b - a <= HEIGHTS[1] * charH;
-  // Ink in the outer half of either margin, on a tenth of those rows or more: wider than the column.
-  const spills = ([a, b]: [number, number]) => {
-    let n = 0;
-    const outer = Math.ceil(side / 2);
-    for (let y = a; y < b; y++) for (let k = 0; k < outer; k++) n += ink[y * lw + k]! + ink[y * lw + lw - 1 - k]!;
-    return n > 0.1 * (b - a) * 2 * outer;
-  };
+  const outer = Math.ceil(side / 2);
+  const beside = besideShapes(ink, lw, lh, outer);
+  // A shape in the outer half of either margin about as tall as the row, beside it: the row is
+  // part of something wider than the column (a word's letter beside it, a bar across).
+  // Specks, rivets and flat smudges beside a character do not count.
+  const spills = ([a, b]: [number, number]) => beside.some((c) => {
+    const tall = c.y1 - c.y0;
+    const overlap = Math.min(c.y1, b) - Math.max(c.y0, a);
+    return overlap >= 0.5 * Math.min(tall, b - a) && tall >= BESIDE[0] * (b - a) && tall <= BESIDE[1] * (b - a);
+  });
   // A column is painted in one ink, a sticker or a logo beside it in another.
   const colourOf = ([a, b]: [number, number]) => meanInkColour(look, ink, { x0: side, y0: a, x1: side + colW, y1: b });
   const own = medianColour(inside.map(colourOf));
@@ -101,4 +108,16 @@ function extendOnce(image: RawImage, quad: Quad): Quad {
   const above = start < top ? grow(top - start) : 0;
   const below = end > bottom ? grow(end - bottom) : 0;
   return above > 0 || below > 0 ? lengthenQuad(quad, above, below) : quad;
+}
+
+/** The connected shapes of ink in the outer `outer` columns at either side of a look `lw` wide:
+ * cut off from the column, so a smudge touching a character is measured alone. */
+function besideShapes(ink: Uint8Array, lw: number, lh: number, outer: number): Component[] {
+  const edges = new Uint8Array(ink.length);
+  for (let y = 0; y < lh; y++) {
+    const row = y * lw;
+    edges.set(ink.subarray(row, row + outer), row);
+    edges.set(ink.subarray(row + lw - outer, row + lw), row + lw - outer);
+  }
+  return componentBoxes(edges, lw, lh, 8);
 }
