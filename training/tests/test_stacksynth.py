@@ -1,8 +1,9 @@
+import random
 import unittest
 
 import numpy as np
 
-from vigil_train.stacksynth import HEIGHT, WIDTH, fit_column
+from vigil_train.stacksynth import HEIGHT, WIDTH, StackSynth, fit_column
 
 
 class FitColumnTest(unittest.TestCase):
@@ -24,6 +25,33 @@ class FitColumnTest(unittest.TestCase):
     def test_a_long_column_is_squeezed_into_the_slot(self):
         out = fit_column(self.column(10, 400, 0))
         self.assertEqual(out[24, WIDTH - 1, 0], 200)
+
+
+
+class StencilTest(unittest.TestCase):
+    """A stencilled column has bridges in every character, as one stencil cut them all (the
+    second generator's stencilled stacks were misread a character at a time: 8097 as 8C97)."""
+
+    GLYPHS = [(0, 30), (55, 30), (110, 8), (165, 30), (220, 30)]  # top and width; the third a narrow 1
+
+    def column(self) -> np.ndarray:
+        mask = np.zeros((270, 40), np.float32)
+        for top, w in self.GLYPHS:
+            mask[top:top + 40, 20 - w // 2:20 - w // 2 + w] = 1
+        return mask
+
+    def test_every_wide_character_gets_a_bridge_and_keeps_its_shape(self):
+        mask = self.column()
+        for seed in range(20):
+            synth = StackSynth.__new__(StackSynth)  # no fonts needed: only the random source
+            synth.rng = random.Random(seed)
+            out = synth._stencil_glyphs(mask, 40)
+            self.assertTrue((out <= mask).all(), seed)
+            for top, w in self.GLYPHS:
+                before, after = mask[top:top + 40].sum(), out[top:top + 40].sum()
+                self.assertGreater(after, 0.7 * before, (seed, top))
+                if w > 10:
+                    self.assertLess(after, before, (seed, top))
 
 
 if __name__ == "__main__":

@@ -72,7 +72,10 @@ class StackSynth(IdentifierSynth):
         surface, ink = self._surface("trailer", w, h)
         full = np.zeros((h, w), np.float32)
         full[top:top + mh, left:left + mw] = mask
-        img = self._styled(full, surface, ink, r.choice(STYLES), cap)
+        style = r.choice(STYLES)
+        if style == "stencil":  # bridges in every character, not across the whole column
+            full, style = self._stencil_glyphs(full, cap), "plain"
+        img = self._styled(full, surface, ink, style, cap)
         if r.random() < 0.25:  # a panel seam or bar beside the column
             x = r.choice([r.randint(0, max(1, left // 2)), w - 1 - r.randint(0, max(1, right // 2))])
             shade = r.uniform(0.2, 0.8)
@@ -90,6 +93,34 @@ class StackSynth(IdentifierSynth):
             img = self._grime(img, cap // 2, cap // 3)
         img = np.clip(img, 0, 255).astype(np.uint8)
         return self._photograph_column(img)
+
+    def _stencil_glyphs(self, mask: np.ndarray, cap: int) -> np.ndarray:
+        """A stencil's bridges in each character of a column: the surface showing through one or
+        two thin bands across the glyph, or a bar down its middle (where a stencil's O holds its
+        centre); one kind for the whole column, as one stencil cut it."""
+        r = self.rng
+        rows = np.nonzero(mask.max(axis=1) > 0.1)[0]
+        if len(rows) == 0:
+            return mask
+        # Each glyph's rows: runs of inked rows, characters standing apart.
+        breaks = np.nonzero(np.diff(rows) > 1)[0]
+        spans = zip(np.r_[rows[0], rows[breaks + 1]], np.r_[rows[breaks], rows[-1]] + 1)
+        thick = max(1, int(cap * r.uniform(0.04, 0.1)))
+        across = r.random() < 0.6
+        places = r.sample([0.25, 0.35, 0.5, 0.62, 0.75], r.choice([1, 2]))
+        out = mask.copy()
+        for a, b in spans:
+            if across:
+                for t in places:
+                    y = a + int((b - a) * (t + r.uniform(-0.04, 0.04)))
+                    out[y:y + thick, :] = 0
+            else:
+                glyph = np.nonzero(mask[a:b].max(axis=0) > 0.1)[0]
+                if len(glyph) == 0 or glyph.max() - glyph.min() < 0.45 * cap:
+                    continue  # a 1 or an I: nothing round to hold
+                x = int((glyph.min() + glyph.max()) / 2)
+                out[a:b, x - thick // 2:x - thick // 2 + thick] = 0
+        return out
 
     def _photograph_column(self, img: np.ndarray) -> np.ndarray:
         """Perspective and shear, a distance (characters 8 to 40 px tall) and a bad camera."""
