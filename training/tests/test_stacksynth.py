@@ -27,7 +27,6 @@ class FitColumnTest(unittest.TestCase):
         self.assertEqual(out[24, WIDTH - 1, 0], 200)
 
 
-
 class StencilTest(unittest.TestCase):
     """A stencilled column has bridges in every character, as one stencil cut them all (the
     second generator's stencilled stacks were misread a character at a time: 8097 as 8C97)."""
