@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--vehicles asked|head|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--vehicles asked|head|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
@@ -13,7 +13,7 @@
  * run). Per set and mode: the O/0-I/1 rate of A and B, median ms and CPU ms per photo, B/A of
  * the medians and the median of B/A per photo, how many photos read differently (a plate, a
  * score or a candidate; `--diffs` lists them) and, with --vehicles, the share of the labeled
- * plates read that came back on a vehicle. Copies as in bench:plates (`--long-side`,
+ * plates read that came back on a vehicle. Copies as in bench:plates (`--long-side`, `--frame`,
  * `--jpeg-quality`, `--grey`).
  */
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers server,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
+ * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers server,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -11,7 +11,10 @@
  *
  * --long-side N resamples every photo (lanczos, larger or smaller) so its longer side is N pixels and
  * stores it again as a JPEG (quality 92, or --jpeg-quality Q) before the timed loop:
- * `--long-side 1920` shows the sets as a 1080p camera would take them (most are 1280 x 720).
+ * `--long-side 1920` shows the sets' 16:9 photos as a 1080p camera would take them (most are
+ * 1280 x 720), and their square and 4:3 ones larger than one does (1920 x 1920, 1920 x 1440).
+ * --frame WxH resamples every photo to fit inside W x H instead: `--frame 1920x1080` is what a
+ * 1080p camera holds of each scene (a square photo 1080 x 1080).
  * --jpeg-quality Q alone stores every photo again as a JPEG of that quality at its own size.
  * --grey stores every photo again as a grey JPEG (quality 92, or Q), as an infrared camera takes
  * them at night: no colour tells a coloured emblem from a character there.

@@ -149,7 +149,11 @@ async function opinionsOf(image: RawImage, readings: readonly CandidateReading[]
     : (r: CandidateReading) => judge.twinTied(r.views[0] ?? [], r.candidate);
   const unsure = readings.flatMap((r, i) => (ask(r) ? [i] : []));
   if (unsure.length === 0) return opinions;
-  const again = await rereadCandidates(image, unsure.map((i) => readings[i]!.candidate), secondOpinion, { padding: mode.readPadding, secondLook: judge.secondLook, minWidth: SECOND_OPINION_MIN_WIDTH });
+  // A tie between O and 0 or I and 1 is a question about glyphs the first look shows whole: a
+  // brightest channel or a wider cut of the line would only cost the referee more runs.
+  const again = await rereadCandidates(image, unsure.map((i) => readings[i]!.candidate), secondOpinion, {
+    padding: mode.readPadding, secondLook: judge.secondLook, minWidth: SECOND_OPINION_MIN_WIDTH, firstLookOnly: mode.secondOpinion === 'twin-ties',
+  });
   again.forEach((r, k) => opinions[unsure[k]!]!.push(r.views));
   return opinions;
 }

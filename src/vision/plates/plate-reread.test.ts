@@ -123,6 +123,18 @@ describe('rereadCandidates', () => {
     expect(reading!.views.map((v) => v.map((c) => c[0]!.char).join(''))).toEqual(['NXY', 'NXY', 'WNXY']);
   });
 
+  it('reads each line once, as photographed, when only the first look is asked for', async () => {
+    const image = picture(400, 200, []);
+    const line = rect(100, 50, 200, 60);
+    const first = edgeReader(Infinity, 'NXY', 'NXY');
+    await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], first.ocr);
+    // The same edge-touching line that otherwise gets its brightest channel and a widened cut.
+    const { ocr, widths } = edgeReader(first.widths[0]!, 'NXY', 'WNXY');
+    const [reading] = await rereadCandidates(image, [{ lines: [line], dscore: 0.9 }], ocr, { firstLookOnly: true });
+    expect(widths).toEqual([first.widths[0]]);
+    expect(reading!.views.map((v) => v.map((c) => c[0]!.char).join(''))).toEqual(['NXY']);
+  });
+
   it('reads a line cut through its end character from the widened looks alone when they read as many characters', async () => {
     const image = picture(400, 200, []);
     const line = rect(100, 50, 200, 60);

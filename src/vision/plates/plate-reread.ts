@@ -118,6 +118,8 @@ export interface RereadOptions {
   /** Narrowest recogniser input in columns at height 48 (RecognizeOptions.minWidth; default the
    * recogniser's own). */
   minWidth?: number;
+  /** Read each line once, as photographed: no brightest channel, widened or wider cut. */
+  firstLookOnly?: boolean;
 }
 
 /** Reads every line of every candidate, restricted to plate characters (small print beside the
@@ -133,6 +135,7 @@ export async function rereadCandidates(
   const reread = new Rereading(image, candidates, ocr, options.padding ?? { x: 0.1, y: 0.05 }, options.minWidth);
   const all = candidates.map((_, i) => i);
   const ends = await reread.firstLooks();
+  if (options.firstLookOnly) return candidates.map((candidate, i) => ({ candidate, views: [reread.views[i]![0]!] }));
   const firstViews = all.map((i) => reread.views[i]![0]!);
   // A grey line (an infrared night shot) is its own brightest channel: a second look would read
   // the same pixels again.
