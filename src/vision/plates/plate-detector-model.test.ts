@@ -82,4 +82,26 @@ describe('plate detector input', () => {
     // At full zoom the canvas is the whole input.
     expect((await toDetectorInput(photo)).canvas).toEqual({ width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT });
   });
+
+  it('shrinks a zoomed look at a photo seen whole from that view, within a grey level of the photo shrunk', async () => {
+    // A 1280 x 720 photo of soft diagonal bands (a shrink of sharp edges differs by kernel).
+    const scene = (): RawImage => {
+      const data = Buffer.alloc(1280 * 720 * 3);
+      for (let y = 0; y < 720; y++) for (let x = 0; x < 1280; x++) {
+        const v = 128 + 100 * Math.sin((x + 2 * y) / 90);
+        data.fill(Math.round(v), (y * 1280 + x) * 3, (y * 1280 + x) * 3 + 3);
+      }
+      return { data, width: 1280, height: 720, channels: 3 };
+    };
+    const seen = scene();
+    await toDetectorInput(seen);
+    // Pixels changed after the whole look do not reach the zoomed one: it is shrunk from the view.
+    seen.data.fill(0, 0, 3 * 1280 * 8);
+    const fromView = await toDetectorInput(seen, CLOSE_UP_ZOOM);
+    const fresh = await toDetectorInput(scene(), CLOSE_UP_ZOOM);
+    expect(fromView.canvas).toEqual(fresh.canvas);
+    let worst = 0;
+    for (let i = 0; i < fresh.input.length; i++) worst = Math.max(worst, Math.abs(fresh.input[i]! - fromView.input[i]!));
+    expect(worst * 255).toBeLessThan(2);
+  });
 });
