@@ -64,6 +64,19 @@ describe('bilinear warps', () => {
     }
   });
 
+  it.each([1, 3] as const)('rotated, padded line boxes (parallelograms, warped without the perspective division) match the reference through the homography (%i channels)', (channels) => {
+    const img = noise(160, 90, channels, 13);
+    let s = 17;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
+    for (let n = 0; n < 40; n++) {
+      const [cx, cy, qw, qh, angle] = [rnd() * 160, rnd() * 90, 4 + rnd() * 120, 3 + rnd() * 40, (rnd() - 0.5) * 0.8];
+      const [c, sn] = [Math.cos(angle), Math.sin(angle)];
+      const at = (dx: number, dy: number): Point => ({ x: cx + dx * c - dy * sn, y: cy + dx * sn + dy * c });
+      const quad = [at(-qw / 2, -qh / 2), at(qw / 2, -qh / 2), at(qw / 2, qh / 2), at(-qw / 2, qh / 2)];
+      expectWarpMatchesReference(img, quad, 1 + Math.floor(rnd() * 100), 1 + Math.floor(rnd() * 40));
+    }
+  });
+
   it.each([1, 3] as const)('resizes of random sizes match per-channel bilinear sampling (%i channels)', (channels) => {
     let s = 9;
     const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32);
