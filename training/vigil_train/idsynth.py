@@ -58,6 +58,21 @@ WIDER_FONTS = [
     "/usr/share/fonts/truetype/quicksand/Quicksand-Bold.ttf",
     "/usr/share/fonts/truetype/comfortaa/Comfortaa-Bold.ttf",
 ]
+# More faces neither bench generator draws (2026-12-05, `--further-fonts`, beside the wider ones):
+# OCR-A, IBM's 3270 terminal face, PT Sans Narrow, PT Sans and PT Mono, Agave, Monoid and
+# Fantasque Sans Mono. Left out on purpose: Arimo and Cousine (Liberation Sans and Mono, which the
+# second generator draws, come from them) and Noto Sans Mono (a Noto Sans).
+FURTHER_FONTS = [
+    "/usr/share/fonts/truetype/ocr-a/OCRA.ttf",
+    "/usr/share/fonts/truetype/3270/3270-Regular.ttf",
+    "/usr/share/fonts/truetype/3270/3270Condensed-Regular.ttf",
+    "/usr/share/fonts/truetype/paratype/PTN77F.ttf",
+    "/usr/share/fonts/truetype/paratype/PTS75F.ttf",
+    "/usr/share/fonts/truetype/paratype/PTM55F.ttf",
+    "/usr/share/fonts/truetype/agave/agave-b-autohinted.ttf",
+    "/usr/share/fonts/truetype/monoid/Monoid-Bold.ttf",
+    "/usr/share/fonts/opentype/fantasque-sans/Normal/OTF/FantasqueSansMono-Bold.otf",
+]
 # Faces no run trains on: lines drawn in them measure how a reader does on a face it never saw.
 UNSEEN_FONTS = [
     "/usr/share/fonts/truetype/manrope/Manrope-ExtraBold.ttf",

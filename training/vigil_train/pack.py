@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 
 from .data import Crop, load_crops, read_rgb
-from .idsynth import EXTRA_FONTS, UNSEEN_FONTS, WIDER_FONTS
+from .idsynth import EXTRA_FONTS, FURTHER_FONTS, UNSEEN_FONTS, WIDER_FONTS
 from .synth import LEGEND_GLOBS, _existing, available
 
 # Twice the reader's input height: the jitter and degradations still start from more pixels
@@ -70,8 +70,8 @@ def main() -> None:
     entries = [pack_crop(c, out, i) for i, c in enumerate(crops)]
     (out / "pack.json").write_text(json.dumps({"crops": entries}))
     # The plate faces and legends, and the identifier generator's other faces (train_ids.py): its
-    # wider and unseen ones where installed.
-    fonts = _existing(LEGEND_GLOBS + EXTRA_FONTS) + available(WIDER_FONTS + UNSEEN_FONTS)
+    # wider, further and unseen ones where installed.
+    fonts = _existing(LEGEND_GLOBS + EXTRA_FONTS) + available(WIDER_FONTS + FURTHER_FONTS + UNSEEN_FONTS)
     for f in fonts:
         # By folder and name, as synth.py looks them up under VIGIL_FONTS.
         (out / "fonts" / Path(f).parent.name).mkdir(exist_ok=True)

@@ -27,7 +27,7 @@ from torch import nn
 from torch.utils.data import DataLoader, IterableDataset
 
 from . import charset
-from .idsynth import HEIGHT, IDENTIFIER_FONTS, UNSEEN_FONTS, WIDER_FONTS, WIDTH, IdentifierSynth
+from .idsynth import FURTHER_FONTS, HEIGHT, IDENTIFIER_FONTS, UNSEEN_FONTS, WIDER_FONTS, WIDTH, IdentifierSynth
 from .synth import available
 from .model import PlateReader, ctc_loss_of, parameter_count
 from .model import ExportWrapper
@@ -154,6 +154,7 @@ def arguments(doc: str | None, **defaults):
     ap.add_argument("--init-plate", type=Path, help="a fresh run starts from this plate reader (../models/plate-reader.onnx)")
     ap.add_argument("--init", type=Path, help="a fresh run starts from this exported reader of the same classes (../models/stack-reader.onnx)")
     ap.add_argument("--wider-fonts", action="store_true", help="draw in idsynth.WIDER_FONTS too, faces neither bench generator uses")
+    ap.add_argument("--further-fonts", action="store_true", help="draw in idsynth.FURTHER_FONTS too (implies --wider-fonts)")
     args = ap.parse_args()
     if args.init and args.init_plate:
         ap.error("--init and --init-plate both say where to start: give one")
@@ -161,12 +162,18 @@ def arguments(doc: str | None, **defaults):
 
 
 def faces(args) -> list[str]:
-    """The faces a run draws in: idsynth.IDENTIFIER_FONTS, and with --wider-fonts idsynth.WIDER_FONTS."""
-    if not args.wider_fonts:
+    """The faces a run draws in: idsynth.IDENTIFIER_FONTS, with --wider-fonts idsynth.WIDER_FONTS
+    too, and with --further-fonts both and idsynth.FURTHER_FONTS."""
+    further = args.further_fonts
+    if not (args.wider_fonts or further):
         return IDENTIFIER_FONTS
     if not available(WIDER_FONTS):
         raise SystemExit("--wider-fonts: none of idsynth.WIDER_FONTS is installed (training/README.md, Setup)")
-    return IDENTIFIER_FONTS + WIDER_FONTS
+    if not further:
+        return IDENTIFIER_FONTS + WIDER_FONTS
+    if not available(FURTHER_FONTS):
+        raise SystemExit("--further-fonts: none of idsynth.FURTHER_FONTS is installed (training/README.md, Setup)")
+    return IDENTIFIER_FONTS + WIDER_FONTS + available(FURTHER_FONTS)
 
 
 def unseen_faces(make_set) -> dict[str, tuple[torch.Tensor, list[str]]]:
