@@ -164,16 +164,13 @@ def arguments(doc: str | None, **defaults):
 def faces(args) -> list[str]:
     """The faces a run draws in: idsynth.IDENTIFIER_FONTS, with --wider-fonts idsynth.WIDER_FONTS
     too, and with --further-fonts both and idsynth.FURTHER_FONTS."""
-    further = args.further_fonts
-    if not (args.wider_fonts or further):
+    if not (args.wider_fonts or args.further_fonts):
         return IDENTIFIER_FONTS
     if not available(WIDER_FONTS):
         raise SystemExit("--wider-fonts: none of idsynth.WIDER_FONTS is installed (training/README.md, Setup)")
-    if not further:
-        return IDENTIFIER_FONTS + WIDER_FONTS
-    if not available(FURTHER_FONTS):
+    if args.further_fonts and not available(FURTHER_FONTS):
         raise SystemExit("--further-fonts: none of idsynth.FURTHER_FONTS is installed (training/README.md, Setup)")
-    return IDENTIFIER_FONTS + WIDER_FONTS + available(FURTHER_FONTS)
+    return IDENTIFIER_FONTS + WIDER_FONTS + (FURTHER_FONTS if args.further_fonts else [])
 
 
 def unseen_faces(make_set) -> dict[str, tuple[torch.Tensor, list[str]]]:

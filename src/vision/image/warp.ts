@@ -144,8 +144,8 @@ export function warpQuad(img: RawImage, quad: readonly Point[], width: number, h
   const hm = rectToQuadHomography(quad, width, height);
   const [h6, h7] = [hm[6]!, hm[7]!];
   // A parallelogram (every rotated line box, padded or widened) maps without perspective: its
-  // homography's last row is (0, 0, 1) but for rounding, and the division by it, half of each
-  // pixel's cost, changes no sample by more than about 1e-12 of a pixel.
+  // homography's last row is (0, 0, 1) but for rounding. Skipping the division by it takes about
+  // a fifth off a cut's time and moves no sample by more than about 1e-12 of a pixel.
   return sampleQuad(img, hm, width, height, Math.abs(h6) * width + Math.abs(h7) * height >= 1e-12);
 }
 
