@@ -117,6 +117,26 @@ describe('PP-OCR engine', () => {
     expect(await read(stacks('MPF186', [1, 1, 1, 1, 1, 1]))).toEqual(['MPF186']);
   });
 
+  it('reads a line the classifier turned over the right way up too, and keeps the surer reading', async () => {
+    // A line whose dark end is at its left; a classifier that turns every line over.
+    const width = 200, height = 50;
+    const data = Buffer.alloc(width * height * 3, 235);
+    for (let y = 0; y < height; y++) data.fill(20, y * width * 3, (y * width + 30) * 3);
+    const line = { data, width, height, channels: 3 as const };
+    const turning: OcrEngine = {
+      detect: async () => [{ quad: [{ x: 0, y: 0 }, { x: width, y: 0 }, { x: width, y: height }, { x: 0, y: height }], score: 0.9 }],
+      classifyUpsideDown: async (crops) => crops.map(() => true),
+      recognizeCrops: async () => [],
+      readLines: async () => [],
+    };
+    // Turned over, the line reads as its turned look-alike, surely but less surely than as it lies
+    // (W019 turned is 6L0M).
+    const darkLeft = (c: { data: Buffer; width: number }) => c.data[0]! < c.data[(c.width - 1) * 3]!;
+    const reader: LineRecognizer = { recognizeCrops: async (crops) => crops.map((c) => (darkLeft(c) ? decoded('W019', [0.99, 0.99, 0.99, 0.99]) : decoded('6L0M', [0.93, 0.93, 0.93, 0.93]))) };
+    const lines = await withLineRecognizer(turning, reader).readLines(line);
+    expect(lines.map((l) => [l.text, l.layout])).toEqual([['W019', 'upright']]);
+  });
+
   it('keeps the parts it was built on when a second line reader joins them', async () => {
     // The plate reader in PP-OCR's place reads 01L4071; a second reader that is never surer changes nothing.
     const image = await decodeImage(await rendered('OIL 4071', 700));
