@@ -23,6 +23,31 @@ describe('text readers', () => {
     expect(await read('vin', img)).toEqual([{ value: '1M8GDM9AXKP042788', confidence: expect.any(Number), orientation: 'horizontal', box: expect.objectContaining({ xmin: expect.any(Number) }) }]);
   });
 
+  it('vin: where the detector boxes nothing of a number, looks again with thin bands across its glyphs filled', async () => {
+    // A stencilled number, as a text detector sees it: dark strokes cut by a light band (rows
+    // 40-41) that breaks them into pieces it does not box. The fake engine boxes the number only
+    // in a picture whose band is filled.
+    const width = 400, height = 100;
+    const data = Buffer.alloc(width * height * 3, 230);
+    for (let y = 20; y < 70; y++) if (y < 40 || y > 41) for (let x = 20; x < 380; x += 20) data.fill(20, (y * width + x) * 3, (y * width + x + 8) * 3);
+    const photo = { data, width, height, channels: 3 as const };
+    const vinLine: TextLine = {
+      text: '1M8GDM9AXKP042788', confidence: 0.95, charConfidences: Array(17).fill(0.95), alternatives: [...'1M8GDM9AXKP042788'].map((char) => [{ char, prob: 0.95 }]),
+      box: [{ x: 20, y: 20 }, { x: 380, y: 20 }, { x: 380, y: 70 }, { x: 20, y: 70 }], orientation: 'horizontal', layout: 'upright',
+    };
+    const looked: boolean[] = [];
+    const bandFilled = (img: { data: Buffer; width: number }) => img.data[(40 * img.width + 20) * 3]! < 100;
+    const fake = {
+      readLines: async (img: { data: Buffer; width: number }) => {
+        looked.push(bandFilled(img));
+        return bandFilled(img) ? [vinLine] : [];
+      },
+      recognizeCrops: async (crops: unknown[]) => crops.map(() => ({ text: '', confidence: 0, charConfidences: [], alternatives: [] })),
+    } as unknown as OcrEngine;
+    expect((await readText(fake, 'vin', photo)).map((r) => r.value)).toEqual(['1M8GDM9AXKP042788']);
+    expect(looked).toEqual([false, true]);
+  });
+
   it('vin: joins the pieces of a VIN side by side, never a caption above it into the number', async () => {
     // The recogniser's lines as a fake engine gives them: only the readers' choices are tested.
     const line = (text: string, x: number, y: number, w: number, h: number): TextLine => ({

@@ -17,10 +17,11 @@ const DETECTOR_SIDE: Record<Exclude<OcrType, 'odometer' | 'shipping_container'>,
 export async function readText(engine: OcrEngine, type: OcrType, image: RawImage): Promise<TextReading[]> {
   if (type === 'odometer') return readOdometer(engine, image);
   if (type === 'shipping_container') return readContainer(engine, image);
-  const lines = placed(await engine.readLines(image, { detLimitSide: DETECTOR_SIDE[type], minConfidence: 0.3, pack: true }));
+  const readOptions = { detLimitSide: DETECTOR_SIDE[type], minConfidence: 0.3, pack: true };
+  const lines = placed(await engine.readLines(image, readOptions));
   switch (type) {
     case 'vin':
-      return readVin(engine, image, lines);
+      return readVin(engine, image, lines, readOptions);
     case 'trailer_id':
       return best(lines.flatMap((p) => {
         const value = trailerId(p.line.text);

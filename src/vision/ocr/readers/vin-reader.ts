@@ -4,14 +4,15 @@ import { warpQuad } from '../../image/warp.js';
 import { ALPHANUMERIC } from '../dictionary.js';
 import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
 import type { OcrEngine } from '../ocr-engine.js';
-import type { TextLine, TextReading } from '../ocr.types.js';
+import type { ReadLinesOptions, TextLine, TextReading } from '../ocr.types.js';
+import { fillThinBands } from '../../image/thin-bands.js';
 import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, sameLine } from './line-geometry.js';
 
 /** VINs (ISO 3779) from an image's text lines: every 17-character window of each line and of
  * pieces side by side, corrected and checked (domain/text/vin.ts). Where none passes, the row
  * around a line that holds part of a number is read again whole: a stencilled or barred font
  * can break the text detector's box, which then holds only the number's last characters. */
-export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[]): Promise<TextReading[]> {
+export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[], readOptions: ReadLinesOptions): Promise<TextReading[]> {
   const found = vinsIn(lines);
   if (found.length > 0) return found;
   for (const row of partialVinRows(lines).slice(0, 2)) {
@@ -20,6 +21,13 @@ export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[
     if (!d || d.confidence < 0.3) continue;
     const line: TextLine = { ...d, box: row, orientation: 'horizontal', layout: 'upright' };
     const again = vinsIn(placed([line]));
+    if (again.length > 0) return again;
+  }
+  // A stencilled number whose bridges run across every glyph: the detector boxed pieces, or
+  // nothing. With the bands filled it boxes the line whole (dark ink first: most plates).
+  const radius = Math.max(1, Math.min(4, Math.round(Math.min(image.width, image.height) / 250)));
+  for (const ink of ['dark', 'light'] as const) {
+    const again = vinsIn(placed(await engine.readLines(fillThinBands(image, ink, radius), readOptions)));
     if (again.length > 0) return again;
   }
   return [];
