@@ -167,7 +167,8 @@ export function decodedShare(img: RawImage): number {
   return 1 - missing;
 }
 
-function expandChannels(data: Buffer, width: number, height: number, from: number, to: 1 | 3): RawImage {
+/** The first of each pixel's `from` channels, repeated `to` times: grey made colour for callers that read RGB. */
+export function expandChannels(data: Buffer, width: number, height: number, from: number, to: 1 | 3): RawImage {
   const out = Buffer.alloc(width * height * to);
   for (let i = 0, n = width * height; i < n; i++) {
     const v = data[i * from] ?? 0;

@@ -1,4 +1,4 @@
-import type { RawImage } from './decode.js';
+import { expandChannels, type RawImage } from './decode.js';
 import { toGray } from './warp.js';
 
 /** Which ink a picture's text is in: the bands to fill are of the other shade. */
@@ -7,8 +7,8 @@ export type Ink = 'dark' | 'light';
 /**
  * The picture in grey with thin horizontal bands across its strokes filled: a grey opening (dark
  * ink: light bands go) or closing (light ink: dark bands go) along the columns only, with a
- * window of `2 * radius + 1` rows, which fills bands up to `2 * radius` rows tall. A stencil's bridges, a wire or a scratch across a number
- * break every glyph into pieces that the text detector no longer boxes as a line; along the
+ * window of `2 * radius + 1` rows, which fills bands up to `2 * radius` rows tall. A stencil's
+ * bridges, a wire or a scratch across a number break every glyph into pieces that the text detector no longer boxes as a line; along the
  * columns only, the gaps between characters, which run top to bottom, stay open.
  */
 export function fillThinBands(image: RawImage, ink: Ink, radius: number): RawImage {
@@ -16,9 +16,7 @@ export function fillThinBands(image: RawImage, ink: Ink, radius: number): RawIma
   const gray = toGray(image);
   const darkInk = ink === 'dark';
   const filled = columnFilter(columnFilter(gray, w, h, radius, darkInk), w, h, radius, !darkInk);
-  const data = Buffer.alloc(w * h * 3);
-  for (let i = 0; i < w * h; i++) data[i * 3] = data[i * 3 + 1] = data[i * 3 + 2] = filled[i]!;
-  return { data, width: w, height: h, channels: 3 };
+  return expandChannels(Buffer.from(filled.buffer, filled.byteOffset, filled.length), w, h, 1, 3);
 }
 
 /** Each pixel the darkest (`darkest`) or lightest of the pixels within `radius` rows above and below it. */

@@ -11,7 +11,9 @@ import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, sameLin
 /** VINs (ISO 3779) from an image's text lines: every 17-character window of each line and of
  * pieces side by side, corrected and checked (domain/text/vin.ts). Where none passes, the row
  * around a line that holds part of a number is read again whole: a stencilled or barred font
- * can break the text detector's box, which then holds only the number's last characters. */
+ * can break the text detector's box, which then holds only the number's last characters. Where
+ * that reads none either, the photo is read again with thin bands across its strokes filled
+ * (`readOptions`: as its lines were read). */
 export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[], readOptions: ReadLinesOptions): Promise<TextReading[]> {
   const found = vinsIn(lines);
   if (found.length > 0) return found;
@@ -25,13 +27,16 @@ export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[
   }
   // A stencilled number whose bridges run across every glyph: the detector boxed pieces, or
   // nothing. With the bands filled it boxes the line whole (dark ink first: most plates).
-  const radius = Math.max(1, Math.min(4, Math.round(Math.min(image.width, image.height) / 250)));
   for (const ink of ['dark', 'light'] as const) {
-    const again = vinsIn(placed(await engine.readLines(fillThinBands(image, ink, radius), readOptions)));
+    const again = vinsIn(placed(await engine.readLines(fillThinBands(image, ink, bandRadius(image)), readOptions)));
     if (again.length > 0) return again;
   }
   return [];
 }
+
+/** Half the tallest band fillThinBands fills: a pixel per 250 of the photo's shorter side, 1 to
+ * 4 (a stencil's bridges are a few pixels across a number on a photo of its plate). */
+const bandRadius = (image: RawImage) => Math.max(1, Math.min(4, Math.round(Math.min(image.width, image.height) / 250)));
 
 /** Above and below a row read again, in line heights. */
 const ROW_PAD = 0.2;
