@@ -398,6 +398,16 @@ describe('the plate detector first', () => {
     expect(detSides.slice(-2)).toEqual([640, 960]);
   });
 
+  it.each([[0.95, false], [0.8, true]] as const)('regular mode, behind a generic-shaped plate read surely in a box boxed at %s, runs the text passes: %s', async (score, textPasses) => {
+    // A US vanity plate: five characters fit only a generic shape, which no score makes sure.
+    const { ocr } = fakeOcr('853FL', 0.98);
+    const sizes = seenSizes(ocr);
+    const sure: PlateDetector = { detect: async () => platesOnly([{ box: plateBox, score }]) };
+    const res = await createPlatePipeline(ocr, { plateDetector: sure }).read(blank(1280, 720), options());
+    expect(res.plates.map((p) => [p.plate, p.score < 0.88])).toEqual([['853fl', true]]);
+    expect(sizes.some(([w, h]) => w! * h! >= 640 * 360 / 2)).toBe(textPasses);
+  });
+
   it('fast mode reads nothing where the detector boxes nothing, shrunk or not', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
     const zooms: Array<number | undefined> = [];
