@@ -13,7 +13,8 @@
  * boats, and from the second generator (bench/lib/ocr-synthetic-second.ts, never tuned on)
  * vins-second, trailers-h-second, trailers-v-second, boats-second (--second-draw N: other seeds, a
  * fresh draw of the same size, for a change made after looking at the quoted draw's misses); odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
- * when named in --only. --misses prints every miss with what was read. Odometers are also
+ * when named in --only. --misses prints every miss with what was read; `wrong` counts the answers
+ * that are none of the expected values (a wrong VIN is worse than none). Odometers are also
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
  * --stack-reader ppocr reads stacked characters with PP-OCR alone (the server's STACK_READER);
  * --stack-model FILE reads them with that stack reader (training/vigil_train/train_stacks.py).
@@ -84,6 +85,9 @@ interface Outcome {
   /** Per dev half, and read right apart from a tenths wheel (odometers). */
   halves: Record<string, { hits: number; tenthsFree: number; expected: number }>;
   tenthsFreeHits: number;
+  /** Answers given that are none of the expected values (a size and type code aside): a wrong
+   * VIN is worse than none, which tells the user to take the photo again. */
+  wrong: number;
 }
 
 /** The same odometer reading once a trailing tenths wheel is left out of either or both: the
@@ -96,7 +100,7 @@ export function sameWithoutTenths(read: string, label: string): boolean {
 
 
 async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outcome> {
-  const o: Outcome = { hits: 0, expected: 0, ms: [], cpu: [], misses: [], ious: [], sizeTypes: { hits: 0, expected: 0 }, halves: {}, tenthsFreeHits: 0 };
+  const o: Outcome = { hits: 0, expected: 0, ms: [], cpu: [], misses: [], ious: [], sizeTypes: { hits: 0, expected: 0 }, halves: {}, tenthsFreeHits: 0, wrong: 0 };
   for (const c of cases) {
     const t = performance.now();
     const c0 = process.cpuUsage();
@@ -109,6 +113,8 @@ async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outc
     const c1 = process.cpuUsage(c0);
     o.cpu.push((c1.user + c1.system) / 1000);
     const got = new Set(results.map((r) => r.value.replace(/\s/g, '')));
+    const wanted = new Set(c.expect.map((w) => w.replace(/\s/g, '')));
+    o.wrong += results.filter((r) => r.label !== 'Size and Type Codes' && !wanted.has(r.value.replace(/\s/g, ''))).length;
     const hit = c.box && results.find((r) => r.value.replace(/\s/g, '') === c.expect[0]);
     if (hit?.box) o.ious.push(iou(hit.box, { xmin: c.box![0]!, ymin: c.box![1]!, xmax: c.box![2]!, ymax: c.box![3]! }));
     if (c.sizeType) {
@@ -141,7 +147,7 @@ async function measure(e: OcrEngine, type: OcrType, cases: Case[]): Promise<Outc
 }
 
 const rate = (o: Outcome) => `${o.hits}/${o.expected} = ${((100 * o.hits) / Math.max(1, o.expected)).toFixed(1).padStart(5)}%`;
-const times = (o: Outcome) => `${median(o.ms).toFixed(0).padStart(5)} ${percentile(o.ms, 95).toFixed(0).padStart(6)} ${median(o.cpu).toFixed(0).padStart(6)}`;
+const times = (o: Outcome) => `${median(o.ms).toFixed(0).padStart(5)} ${percentile(o.ms, 95).toFixed(0).padStart(6)} ${median(o.cpu).toFixed(0).padStart(6)} ${String(o.wrong).padStart(5)}`;
 
 async function run(key: string, label: string, type: OcrType, cases: () => Promise<Case[]> | Case[]) {
   if (only && !only.includes(key)) return;
@@ -173,8 +179,8 @@ const synth = async () => (synthetic ??= await syntheticSets({ vins: vinCount, i
 
 console.log(`\nOCR accuracy and speed (${fs.existsSync(data) ? data : 'datasets not found: synthetic only'}); ms measured under whatever else runs on the machine`);
 console.log(tessVersion ? `Tesseract: ${tessVersion} (psm 11 on pictures, psm 7 on crops; Vigil's readers on its words)` : 'tesseract command not installed (or --no-tesseract): no comparison');
-const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
-const column = (name: string) => ` | ${name.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)}`;
+const head = `${'set'.padEnd(40)} ${'imgs'.padStart(4)} | ${'Vigil exact'.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)} ${'wrong'.padStart(5)}`;
+const column = (name: string) => ` | ${name.padEnd(16)} ${'median'.padStart(5)} ${'p95 ms'.padStart(6)} ${'cpu ms'.padStart(6)} ${'wrong'.padStart(5)}`;
 console.log(head + (tess ? column('Tesseract exact') : ''));
 
 await run('containers-gate', 'containers-gate (11-char code)', 'shipping_container', () => manifest('containers-gate')?.items.slice(0, limit).map((it) => ({ name: String(it.file), bytes: file('containers-gate', it), expect: [String(it.code)], box: it.box_xyxy as number[] | undefined, sizeType: it.size_type as string | undefined })) ?? []);
