@@ -25,6 +25,13 @@ describe('VIN', () => {
     expect(resolveVin('1HGCM82633A004352')).toEqual({ vin: '1HGCM82633A004352', valid: true, corrections: 0, checked: true });
   });
 
+  it('never swaps two characters to make a check digit pass: some pair of a misread would', () => {
+    const conf = Array(17).fill(0.99);
+    conf[6] = 0.4; // a Z that should be a 2
+    conf[11] = 0.4; // a D that should be a 0
+    expect(resolveVin('1HGCM8Z633AD04352', conf)).toEqual({ vin: '1HGCM8Z633AD04352', valid: false, corrections: 0, checked: false });
+  });
+
   it("tries the recogniser's own other choices before the look-alike table", () => {
     const conf = Array(17).fill(0.99);
     const choices = (text: string, at: number, other: string, p: number) =>

@@ -74,6 +74,13 @@ describe('text readers', () => {
     // for one (TEH1CLEDENTF1C471): the number under it was not read.
     const words = await readText(engineWith([line('TEHICLEDENTFICATION WO', 358, 372, 349, 71)]), 'vin', photo);
     expect(words).toEqual([]);
+    // Seventeen characters cut out of a longer word: a VIN run into a neighbouring character
+    // where its check digit holds as read, else a misread line's guess (a stroke read as one
+    // more character), which is no answer.
+    const runOn = await readText(engineWith([line('1M8GDM9AXKP0427885', 100, 300, 900, 60)]), 'vin', photo);
+    expect(runOn.map((r) => r.value)).toEqual(['1M8GDM9AXKP042788']);
+    const guess = await readText(engineWith([line('WVWZZZ1JZXW0000012', 100, 300, 900, 60)]), 'vin', photo);
+    expect(guess).toEqual([]);
   });
 
   it("vin: where the text box holds only the number's last characters, the row around it is read again whole", async () => {

@@ -118,8 +118,13 @@ function vinsIn(lines: Placed[]): TextReading[] {
     for (let start = 0; start + 17 <= text.length; start++) {
       const window = alnum.slice(start, start + 17);
       const r = resolveVin(text.slice(start, start + 17), window.map((x) => x.p), window.map((x) => x.a));
-      // A window cut out of a longer word is weaker evidence than a word of its own.
+      // A window cut out of a longer word is weaker evidence than a word of its own: it is taken
+      // only where its check digit holds as read (a VIN run into a neighbouring word). Where
+      // characters had to change as well, the window is a misread line's best guess (on the
+      // second generator's tuning draws, 2026-12-06, every one was wrong, and without them the
+      // row read again found two of those VINs).
       const whole = (start === 0 || alnum[start - 1]!.endsWord) && alnum[start + 16]!.endsWord;
+      if (!whole && !(r?.checked && r.corrections === 0)) continue;
       if (r?.valid && r.corrections <= MAX_VIN_CORRECTIONS) found.push({ value: r.vin, confidence: meanConfidence(g) * (1 - 0.1 * r.corrections), orientation: g[0]!.line.orientation, box: extentOf(g), corrections: r.corrections, checked: r.checked, whole });
     }
   }
