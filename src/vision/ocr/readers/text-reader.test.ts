@@ -216,6 +216,23 @@ describe('text readers', () => {
     expect((await read('trailer_id', img)).map((r) => r.value)).toEqual(['SED6625']);
   });
 
+  it('trailer_id: a letter read between digits is the digit the recogniser also saw there', async () => {
+    const line = (text: string, alternatives: Record<number, Array<{ char: string; prob: number }>>): TextLine => ({
+      text, confidence: 0.85, charConfidences: [...text].map(() => 0.85),
+      alternatives: [...text].map((char, i) => alternatives[i] ?? [{ char, prob: 0.85 }]),
+      box: [{ x: 100, y: 300 }, { x: 500, y: 300 }, { x: 500, y: 360 }, { x: 100, y: 360 }], orientation: 'horizontal', layout: 'upright',
+    });
+    const engineWith = (l: TextLine) => ({ readLines: async () => [l] }) as unknown as OcrEngine;
+    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
+    const value = async (l: TextLine) => (await readText(engineWith(l), 'trailer_id', photo)).map((r) => r.value);
+    // A stencilled 9 read as g, with the 9 beside it.
+    expect(await value(line('2270g8', { 4: [{ char: 'g', prob: 0.56 }, { char: '9', prob: 0.22 }, { char: 'S', prob: 0.11 }] }))).toEqual(['227098']);
+    // No digit seen there (a trace under 0.05 is noise): the letter stays.
+    expect(await value(line('7G43', { 1: [{ char: 'G', prob: 0.86 }, { char: '6', prob: 0.04 }] }))).toEqual(['7G43']);
+    // A prefix's letters are no digits, whatever the recogniser also saw.
+    expect(await value(line('TB123', { 1: [{ char: 'B', prob: 0.6 }, { char: '8', prob: 0.3 }] }))).toEqual(['TB123']);
+  });
+
   it('trailer_id: a number painted top to bottom reads as vertical', async () => {
     const [r] = await read('trailer_id', await verticalTextImage('53012'));
     expect(r).toMatchObject({ value: '53012', orientation: 'vertical' });

@@ -1,5 +1,5 @@
 import { boatRegistration, isFleetNumber, trailerId } from '../../../domain/text/text-types.js';
-import type { OcrType, TextReading } from '../ocr.types.js';
+import type { OcrType, TextLine, TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import { extentOf, meanConfidence, neighbourGroups, placed, type Placed } from './line-geometry.js';
@@ -24,7 +24,7 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
       return readVin(engine, image, lines, readOptions);
     case 'trailer_id':
       return best(lines.flatMap((p) => {
-        const value = trailerId(p.line.text);
+        const value = trailerId(digitsBetweenDigits(p.line));
         return value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
       }));
     case 'boat_reg_number':
@@ -33,6 +33,22 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
         return value ? [{ value, confidence: meanConfidence(g), orientation: g[0]!.line.orientation, box: extentOf(g), weight: (/^[A-Z]{2} \d/.test(value) ? 2 : 1) * meanConfidence(g) / g.length }] : [];
       }));
   }
+}
+
+/** A recogniser's other choice at or above this is a trace of what it saw, not noise. */
+const DIGIT_TRACE = 0.05;
+
+/** A line's text with each letter that stands between two digits made the digit the recogniser
+ * also saw there, where it saw one: a fleet number's digits run unbroken (a stencilled 9 read as
+ * g, 0.56, beside 9, 0.22). A letter it saw no digit in stays. */
+export function digitsBetweenDigits(line: Pick<TextLine, 'text' | 'alternatives'>): string {
+  const chars = [...line.text];
+  const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
+  return chars.map((c, i) => {
+    if (!/[A-Za-z]/.test(c) || !isDigit(chars[i - 1]) || !isDigit(chars[i + 1])) return c;
+    const digit = (line.alternatives[i] ?? []).filter((o) => isDigit(o.char) && o.prob >= DIGIT_TRACE).sort((x, y) => y.prob - x.prob)[0];
+    return digit?.char ?? c;
+  }).join('');
 }
 
 /** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
