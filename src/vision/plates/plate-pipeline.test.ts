@@ -823,6 +823,16 @@ describe('plate readers and the second opinion', () => {
     expect(new Set(crop.minWidths)).toEqual(new Set([undefined]));
   });
 
+  it('reads an unsure line once for the second opinion, as photographed: the other looks are the reader\'s', async () => {
+    // Both unsure of one character on a coloured photo: the reader also reads its brightest
+    // channel, and the second opinion would have too.
+    const engine = fakeOcr('7ABC123', 0.99, 2, 0.5);
+    const reader = fakeOcr('7AEC123', 0.99, 2, 0.4);
+    await createPlatePipeline(engine.ocr, { reader: reader.ocr, secondOpinion: engine.ocr }).read(blank(1280, 720), options());
+    expect(reader.reads.reduce((a, b) => a + b, 0)).toBeGreaterThan(1);
+    expect(engine.reads.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
   it.each(['normal', 'fast'] as const)('%s mode: the second opinion chooses between O and 0 where the reader cannot tell them apart', async (mode) => {
     const engine = fakeOcr('OLB4809', 0.97);
     // A reader that folds O into 0 (Vigil's trained one) gives both at one probability.
