@@ -1,5 +1,9 @@
 /** Grammars of the simpler identifiers the OCR reader extracts. */
 
+/** A recogniser's other choices below this probability are noise, not doubt: the floor under
+ * which a reader takes no trace of a character it might have misread. */
+export const OTHER_CHOICE_FLOOR = 0.05;
+
 /** Trailer and fleet identifiers: 3 to 12 letters and digits with at least one digit. Fleet
  * numbers are a letter prefix and a run of digits, so in the run that starts at the first digit
  * an O or an I is the 0 or 1 it looks like (TN2OO is TN200), and so are an O or I written

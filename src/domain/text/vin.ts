@@ -1,6 +1,7 @@
 /** Vehicle identification numbers (ISO 3779): 17 characters, never I, O or Q. North American
  * VINs carry a check digit in position 9, which lets a reader choose among look-alikes. */
 
+import { OTHER_CHOICE_FLOOR } from './text-types.js';
 import { isKnownWmi } from './vin-wmi.js';
 
 const TRANSLITERATION: Record<string, number> = {
@@ -69,9 +70,6 @@ export interface VinReading {
   checked: boolean;
 }
 
-/** A recogniser's other choices below this probability are noise, not doubt. */
-const OTHER_CHOICE_FLOOR = 0.05;
-
 /** Per position of a reading, the recogniser's choices, best first (its own reading among them). */
 export type ReadChoices = ReadonlyArray<ReadonlyArray<{ char: string; prob: number }>>;
 
@@ -92,8 +90,9 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
   const fixed = [...vin].filter((c, i) => c !== raw[i]).length;
   const checked = (v: string) => isNorthAmerican(v);
   if (isValidVin(vin)) return { vin, valid: true, corrections: fixed, checked: checked(vin) };
-  // Try single swaps, least confident positions first. With confidences, only characters the reader was unsure of may change; the first
-  // character (the region, which decides whether a check digit applies) never does.
+  // Try single swaps, least confident positions first. With confidences, only characters the
+  // reader was unsure of may change; the first character (the region, which decides whether a
+  // check digit applies) never does.
   const sure = (i: number) => charConfidences.length === 17 && (charConfidences[i] ?? 1) >= 0.85;
   const order = [...Array(17).keys()].filter((i) => i > 0 && !sure(i)).sort((a, b) => (charConfidences[a] ?? 1) - (charConfidences[b] ?? 1));
   const seenAs = (i: number) => (choices.length === 17 ? choices[i]! : [])

@@ -1,4 +1,4 @@
-import { boatRegistration, isFleetNumber, trailerId } from '../../../domain/text/text-types.js';
+import { boatRegistration, isFleetNumber, OTHER_CHOICE_FLOOR, trailerId } from '../../../domain/text/text-types.js';
 import type { OcrType, TextLine, TextReading } from '../ocr.types.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
@@ -35,9 +35,6 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
   }
 }
 
-/** A recogniser's other choice at or above this is a trace of what it saw, not noise. */
-const DIGIT_TRACE = 0.05;
-
 /** A line's text with each letter that stands between two digits made the digit the recogniser
  * also saw there, where it saw one: a fleet number's digits run unbroken (a stencilled 9 read as
  * g, 0.56, beside 9, 0.22). A letter it saw no digit in stays. */
@@ -46,7 +43,7 @@ export function digitsBetweenDigits(line: Pick<TextLine, 'text' | 'alternatives'
   const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
   return chars.map((c, i) => {
     if (!/[A-Za-z]/.test(c) || !isDigit(chars[i - 1]) || !isDigit(chars[i + 1])) return c;
-    const digit = (line.alternatives[i] ?? []).filter((o) => isDigit(o.char) && o.prob >= DIGIT_TRACE).sort((x, y) => y.prob - x.prob)[0];
+    const digit = (line.alternatives[i] ?? []).filter((o) => isDigit(o.char) && o.prob >= OTHER_CHOICE_FLOOR).sort((x, y) => y.prob - x.prob)[0];
     return digit?.char ?? c;
   }).join('');
 }
