@@ -8,8 +8,9 @@ export type Ink = 'dark' | 'light';
  * The picture in grey with thin horizontal bands across its strokes filled: a grey opening (dark
  * ink: light bands go) or closing (light ink: dark bands go) along the columns only, with a
  * window of `2 * radius + 1` rows, which fills bands up to `2 * radius` rows tall. A stencil's
- * bridges, a wire or a scratch across a number break every glyph into pieces that the text detector no longer boxes as a line; along the
- * columns only, the gaps between characters, which run top to bottom, stay open.
+ * bridges, a wire or a scratch across a number break every glyph into pieces that the text
+ * detector no longer boxes as a line; along the columns only, the gaps between characters, which
+ * run top to bottom, stay open.
  */
 export function fillThinBands(image: RawImage, ink: Ink, radius: number): RawImage {
   const { width: w, height: h } = image;
