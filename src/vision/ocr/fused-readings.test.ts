@@ -17,7 +17,7 @@ describe('fuseReadings', () => {
     const fused = fuseReadings(ppocr, ours);
     expect(fused.text).toBe('7043');
     expect(fused.charConfidences).toEqual([0.97, 0.93, 0.95, 0.96]);
-    expect(fused.alternatives[1]).toEqual([{ char: '0', prob: 0.93 }]);
+    expect(fused.alternatives[1]).toEqual([{ char: '0', prob: 0.93 }, { char: 'G', prob: 0.48 }]);
     expect(fused.confidence).toBeCloseTo((0.97 + 0.93 + 0.95 + 0.96) / 4);
     expect(fused.charSpans).toEqual(ppocr.charSpans);
   });
@@ -27,6 +27,17 @@ describe('fuseReadings', () => {
     expect(fuseReadings(ppocr, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99])).text).toBe('48540');
     expect(fuseReadings(ppocr, reading('43540', [0.99, 0.95, 0.99, 0.99, 0.99]), 0.1).text).toBe('48540');
     expect(fuseReadings(ppocr, reading('43540', [0.99, 0.95, 0.99, 0.99, 0.99])).text).toBe('43540');
+  });
+
+  it("keeps the other reader's character among the choices where the two disagree", () => {
+    // A VIN's check digit or a fleet number's run of digits can then take it.
+    const ppocr = reading('48540', [0.99, 0.9, 0.99, 0.99, 0.99]);
+    const kept = fuseReadings(ppocr, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99]));
+    expect(kept.alternatives[1]).toEqual([{ char: '8', prob: 0.9 }, { char: '3', prob: 0.8 }]);
+    expect(kept.alternatives[0]).toEqual(ppocr.alternatives[0]);
+    // Already among the first reader's choices, more likely than the other reader saw it: once.
+    const own = { ...ppocr, alternatives: ppocr.alternatives.map((a, i) => (i === 1 ? [...a, { char: '3', prob: 0.85 }] : a)) };
+    expect(fuseReadings(own, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99])).alternatives[1]).toEqual([{ char: '8', prob: 0.9 }, { char: '3', prob: 0.85 }]);
   });
 
   it('matches letters and digits only: spaces and punctuation stay as the first reader read them', () => {

@@ -1,4 +1,4 @@
-import type { DecodedText } from './ctc-decode.js';
+import type { CharCandidate, DecodedText } from './ctc-decode.js';
 
 const isAlphanumeric = (c: string) => /[A-Za-z0-9]/.test(c);
 
@@ -12,8 +12,10 @@ const foldWidths = (text: string) => [...text].map((c) => {
 /** Where `second` read the same number of letters and digits as `first`, each of them is the
  * surer reader's (by more than `margin`); elsewhere `first` stands. Two readers misread
  * different characters: PP-OCR takes an unusual font's 0 for G at 0.5 where a reader trained on
- * such fonts reads it surely, and the other way round. Spaces and punctuation are `first`'s,
- * as are the characters' spans. */
+ * such fonts reads it surely, and the other way round. Where they disagree, the character not
+ * taken stays among that position's choices at its reader's confidence: a grammar that rejects
+ * the reading (a VIN's check digit, a fleet number's digits) finds it there. Spaces and
+ * punctuation are `first`'s, as are the characters' spans. */
 export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, margin = 0): DecodedText {
   const second = { ...secondAsRead, text: foldWidths(secondAsRead.text) };
   const ours = [...first.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
@@ -27,13 +29,26 @@ export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, marg
     const j = theirs[k]!;
     const theirChar = second.text[j]!;
     if (theirChar.toUpperCase() === text[i]!.toUpperCase()) return;
-    if ((second.charConfidences[j] ?? 0) <= (first.charConfidences[i] ?? 0) + margin) return;
-    text[i] = theirChar;
-    charConfidences[i] = second.charConfidences[j] ?? 0;
-    alternatives[i] = second.alternatives[j] ?? [];
+    const firstRead = { char: text[i]!, prob: first.charConfidences[i] ?? 0 };
+    const secondRead = { char: theirChar, prob: second.charConfidences[j] ?? 0 };
     changed = true;
+    if (secondRead.prob <= firstRead.prob + margin) {
+      alternatives[i] = withChoice(first.alternatives[i] ?? [], secondRead);
+      return;
+    }
+    text[i] = theirChar;
+    charConfidences[i] = secondRead.prob;
+    alternatives[i] = withChoice(second.alternatives[j] ?? [], firstRead);
   });
   if (!changed) return first;
   const confidence = charConfidences.reduce((s, p) => s + p, 0) / Math.max(1, charConfidences.length);
   return { ...first, text: text.join(''), confidence, charConfidences, alternatives };
+}
+
+/** A character's choices with the other reader's reading of it among them, at that reader's
+ * confidence or at what this reader gave it, whichever is more; best first. */
+function withChoice(choices: readonly CharCandidate[], other: CharCandidate): CharCandidate[] {
+  const rest = choices.filter((c) => c.char.toUpperCase() !== other.char.toUpperCase());
+  const own = choices.find((c) => c.char.toUpperCase() === other.char.toUpperCase());
+  return [...rest, own && own.prob > other.prob ? own : other].sort((a, b) => b.prob - a.prob);
 }
