@@ -16,7 +16,14 @@ export interface DecodedText {
    * spacing of the characters: a glyph apart from an evenly spaced run, or one twice as wide.
    * Absent from engines that cannot tell (Tesseract words). */
   charSpans?: CharSpan[];
+  /** Another reader's reading of the same crop where it read another number of characters, so
+   * that the two could not be fused character by character (fused-readings.ts): a grammar that
+   * knows how long its text is (a VIN's 17) can take it. */
+  otherReading?: OtherReading;
 }
+
+/** A reading of a crop by a second reader, without its character spans. */
+export type OtherReading = Pick<DecodedText, 'text' | 'confidence' | 'charConfidences' | 'alternatives'>;
 
 export interface CharSpan {
   x0: number;

@@ -53,9 +53,12 @@ describe('fuseReadings', () => {
     expect(fuseReadings(stacks, ppocr).text).toBe('FLY6923');
   });
 
-  it('leaves the first reading alone where the other read another number of characters', () => {
+  it('leaves the first reading as it is where the other read another number of characters, the other beside it', () => {
     const ppocr = reading('T220', [0.6, 0.99, 0.99, 0.99]);
-    expect(fuseReadings(ppocr, reading('1T220', [0.99, 0.99, 0.99, 0.99, 0.99]))).toBe(ppocr);
+    const other = reading('1T220', [0.99, 0.99, 0.99, 0.99, 0.99]);
+    const fused = fuseReadings(ppocr, other);
+    expect({ ...fused, otherReading: undefined }).toEqual({ ...ppocr, otherReading: undefined });
+    expect(fused.otherReading).toEqual({ text: '1T220', confidence: other.confidence, charConfidences: other.charConfidences, alternatives: other.alternatives });
     expect(fuseReadings(ppocr, reading('', []))).toBe(ppocr);
   });
 });

@@ -1,4 +1,4 @@
-import type { CharCandidate, DecodedText } from './ctc-decode.js';
+import type { CharCandidate, DecodedText, OtherReading } from './ctc-decode.js';
 
 const isAlphanumeric = (c: string) => /[A-Za-z0-9]/.test(c);
 
@@ -14,13 +14,15 @@ const foldWidths = (text: string) => [...text].map((c) => {
  * different characters: PP-OCR takes an unusual font's 0 for G at 0.5 where a reader trained on
  * such fonts reads it surely, and the other way round. Where they disagree, the character not
  * taken stays among that position's choices at its reader's confidence: a grammar that rejects
- * the reading (a VIN's check digit, a fleet number's digits) finds it there. Spaces and
- * punctuation are `first`'s, as are the characters' spans. */
+ * the reading (a VIN's check digit, a fleet number's digits) finds it there. Where they read
+ * different numbers of characters, `first` stands with `second` beside it (otherReading).
+ * Spaces and punctuation are `first`'s, as are the characters' spans. */
 export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, margin = 0): DecodedText {
   const second = { ...secondAsRead, text: foldWidths(secondAsRead.text) };
   const ours = [...first.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
   const theirs = [...second.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
-  if (ours.length === 0 || ours.length !== theirs.length) return first;
+  if (ours.length === 0 || theirs.length === 0) return first;
+  if (ours.length !== theirs.length) return { ...first, otherReading: otherReadingOf(second) };
   const text = [...first.text];
   const charConfidences = [...first.charConfidences];
   const alternatives = [...first.alternatives];
@@ -52,3 +54,5 @@ function withChoice(choices: readonly CharCandidate[], other: CharCandidate): Ch
   const own = choices.find((c) => c.char.toUpperCase() === other.char.toUpperCase());
   return [...rest, own && own.prob > other.prob ? own : other].sort((a, b) => b.prob - a.prob);
 }
+
+const otherReadingOf = ({ text, confidence, charConfidences, alternatives }: DecodedText): OtherReading => ({ text, confidence, charConfidences, alternatives });

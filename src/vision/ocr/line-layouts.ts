@@ -211,6 +211,7 @@ export function readLinesOut(lines: readonly CutLine[], best: ReadonlyMap<number
       ...(b.layout === 'upright' && b.d.charSpans ? { charSpans: b.d.charSpans } : {}),
       orientation: l.orientation,
       layout: b.layout,
+      ...(b.d.otherReading ? { otherReading: b.d.otherReading } : {}),
     });
   });
   return out.sort((a, b) => a.box[0].y - b.box[0].y || a.box[0].x - b.box[0].x);

@@ -1,4 +1,4 @@
-import type { CharCandidate, CharSpan } from './ctc-decode.js';
+import type { CharCandidate, CharSpan, OtherReading } from './ctc-decode.js';
 import type { Quad } from './geometry.js';
 
 export type TextOrientation = 'horizontal' | 'vertical';
@@ -19,6 +19,9 @@ export interface TextLine {
   /** How the crop was read: as is, turned 180 (upside down), turned a quarter either way
    * (rotated vertical text), or re-laid from a stack of upright characters. */
   layout: 'upright' | 'upside_down' | 'rotated_ccw' | 'rotated_cw' | 'stacked';
+  /** A second reader's reading of the line where it read another number of characters
+   * (DecodedText.otherReading). */
+  otherReading?: OtherReading;
 }
 
 export interface ReadLinesOptions {

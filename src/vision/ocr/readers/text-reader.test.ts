@@ -83,6 +83,22 @@ describe('text readers', () => {
     expect(guess).toEqual([]);
   });
 
+  it('vin: takes the second reader\'s reading of a line where only it read seventeen characters', async () => {
+    const line = (text: string, confidence: number) => ({
+      text, confidence, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((char) => [{ char, prob: confidence }]),
+    });
+    const nothing = { text: '', confidence: 0, charConfidences: [], alternatives: [] };
+    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines, recognizeCrops: async (crops: unknown[]) => crops.map(() => nothing) }) as unknown as OcrEngine;
+    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
+    // PP-OCR read an embossed X as a slash and merged W and U (second generator, 2026-12-06); the
+    // identifier reader read all seventeen, surely enough, and the two could not be fused.
+    const box: TextLine['box'] = [{ x: 100, y: 300 }, { x: 900, y: 300 }, { x: 900, y: 360 }, { x: 100, y: 360 }];
+    const ppocr: TextLine = { ...line('JHN/YAM09YK956398', 0.88), box, orientation: 'horizontal', layout: 'upright' };
+    expect(await readText(engineWith([ppocr]), 'vin', photo)).toEqual([]);
+    const both = await readText(engineWith([{ ...ppocr, otherReading: line('JHMXYAWU9YK956398', 0.89) }]), 'vin', photo);
+    expect(both.map((r) => r.value)).toEqual(['JHMXYAWU9YK956398']);
+  });
+
   it("vin: where the text box holds only the number's last characters, the row around it is read again whole", async () => {
     const line = (text: string, x: number, y: number, w: number, h: number): TextLine => ({
       text, confidence: 0.96, charConfidences: [...text].map(() => 0.96), alternatives: [...text].map((char) => [{ char, prob: 0.96 }]),

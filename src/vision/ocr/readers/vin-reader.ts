@@ -98,6 +98,17 @@ function leftPieceOf(p: Placed, lines: readonly Placed[], missing: number, pitch
  * I, O and last letters all made digits), not a VIN misread. */
 const MAX_VIN_CORRECTIONS = 3;
 
+/** A group of lines as read, and again with each line a second reader read as another number
+ * of characters (TextLine.otherReading) spelled that way instead: the two readers drop or split
+ * different characters, and only a VIN's length and grammar can tell which one read it. */
+function spellings(group: Placed[]): Placed[][] {
+  return group.reduce<Placed[][]>((ways, p) => {
+    const other = p.line.otherReading;
+    const options = other ? [p, { ...p, line: { ...p.line, ...other, charSpans: undefined } }] : [p];
+    return ways.flatMap((w) => options.map((o) => [...w, o]));
+  }, [[]]);
+}
+
 /** The best VIN among the lines (see readVin). */
 function vinsIn(lines: Placed[]): TextReading[] {
   const found: Array<TextReading & { corrections: number; checked: boolean; whole: boolean }> = [];
@@ -105,7 +116,7 @@ function vinsIn(lines: Placed[]): TextReading[] {
   // A caption above it ("CHASSIS NO", "V.I.N.") is no part of it, though a window across both
   // passes for a VIN where the number itself was misread.
   const oneRow = (g: Placed[]) => g.every((p, k) => k === 0 || sameLine(g[k - 1]!, p));
-  for (const g of neighbourGroups(lines, 2).filter(oneRow)) {
+  for (const g of neighbourGroups(lines, 2).filter(oneRow).flatMap(spellings)) {
     // Characters with their confidences, lines separated by a space.
     const chars = g.flatMap((p, k) => [...(k ? [{ c: ' ', p: 1, a: [] as ReadChoices[number] }] : []),
       ...[...p.line.text].map((c, i) => ({ c, p: p.line.charConfidences[i] ?? 0, a: p.line.alternatives[i] ?? [] }))]);
