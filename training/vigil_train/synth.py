@@ -58,6 +58,30 @@ FONT_GLOBS = [
     "/usr/share/fonts/truetype/noto/NotoSansMono-Bold.ttf",
     "/usr/share/fonts/truetype/jura/Jura-DemiBold.ttf",
 ]
+# More plate-like faces (train_reader --wider-fonts): condensed and bold grotesques from Debian
+# packages FONT_GLOBS does not draw, so a reader learns glyph shapes rather than a few faces'.
+# None is in idsynth.UNSEEN_FONTS, which stay unseen (tests/test_idsynth_fonts.py).
+PLATE_WIDER_FONTS = [
+    "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf",
+    "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Regular.otf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreheroscn-bold.otf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreheroscn-regular.otf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreheros-bold.otf",
+    "/usr/share/texmf/fonts/opentype/public/tex-gyre/texgyreadventor-bold.otf",
+    "/usr/share/fonts/truetype/paratype/PTN77F.ttf",
+    "/usr/share/fonts/truetype/paratype/PTN57F.ttf",
+    "/usr/share/fonts/truetype/paratype/PTS75F.ttf",
+    "/usr/share/fonts/truetype/lato/Lato-Black.ttf",
+    "/usr/share/fonts/truetype/lato/Lato-Bold.ttf",
+    "/usr/share/fonts/opentype/inter/Inter-Black.otf",
+    "/usr/share/fonts/opentype/inter/Inter-Bold.otf",
+    "/usr/share/fonts/truetype/crosextra/Carlito-Bold.ttf",
+    "/usr/share/fonts/truetype/oxygen/Oxygen-Sans-Bold.ttf",
+    "/usr/share/fonts/opentype/cabin/Cabin-Bold.otf",
+    "/usr/share/fonts/opentype/cantarell/Cantarell-ExtraBold.otf",
+    "/usr/share/fonts/fonts-go/Go-Bold.ttf",
+    "/usr/share/fonts/truetype/3270/3270Condensed-Regular.ttf",
+]
 # Serif and script faces for legends only (state names, slogans).
 LEGEND_GLOBS = FONT_GLOBS + [
     "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
@@ -127,10 +151,10 @@ SLOGANS = ["visitPA.com", "Sunshine State", "Land of Lincoln", "Great Faces. Gre
 
 
 class PlateSynth:
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, fonts: list[str] | None = None):
         self.rng = random.Random(seed)
         self.np = np.random.default_rng(seed)
-        self.fonts = _existing(FONT_GLOBS)
+        self.fonts = _existing(fonts if fonts is not None else FONT_GLOBS)
         self.legend_fonts = _existing(LEGEND_GLOBS)
         self._cache: dict[tuple[str, int], ImageFont.FreeTypeFont] = {}
 

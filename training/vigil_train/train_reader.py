@@ -22,7 +22,7 @@ from .data import Crop, crop_pixels, load_crops
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, ctc_loss_of, parameter_count
 from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
 from .shuffle import CharacterShuffler
-from .synth import PlateSynth
+from .synth import FONT_GLOBS, PLATE_WIDER_FONTS, PlateSynth
 from .warm_start import load_onnx_weights
 # Share of each real source among real samples: US material is the scarcest and the most misread;
 # lines are real plates cut the way the pipeline cuts them (teacher_lines.py).
@@ -40,7 +40,7 @@ class Mixture(IterableDataset):
     """An endless stream: synthetic plates and jittered real crops, half each."""
 
     def __init__(self, crops: list[Crop], seed: int, synth_share: float = 0.5,
-                 shuffle_share: float = 0.0, aligner: Path | None = None):
+                 shuffle_share: float = 0.0, aligner: Path | None = None, fonts: list[str] | None = None):
         self.groups: dict[str, list[Crop]] = {}
         for c in crops:
             self.groups.setdefault(source_group(c), []).append(c)
@@ -49,11 +49,12 @@ class Mixture(IterableDataset):
         # Share of real crops whose characters are reordered (shuffle.py), aligned by `aligner`.
         self.shuffle_share = shuffle_share
         self.aligner = aligner
+        self.fonts = fonts  # the synthetic plates' faces (None: synth.FONT_GLOBS)
 
     def __iter__(self):
         seed = worker_seed(self.seed)
         rng = random.Random(seed)
-        synth = PlateSynth(seed)
+        synth = PlateSynth(seed, self.fonts)
         shuffler = CharacterShuffler(self.aligner) if self.shuffle_share > 0 else None
         names = [g for g in REAL_WEIGHTS if g in self.groups]
         weights = [REAL_WEIGHTS[g] for g in names]
@@ -122,6 +123,8 @@ def main() -> None:
                          "a round from a model that trained on those files keeps them rather than forgetting them")
     ap.add_argument("--shuffle-share", type=float, default=0.0,
                     help="share of real crops trained with their characters reordered (shuffle.py), aligned by --init")
+    ap.add_argument("--wider-fonts", action="store_true",
+                    help="synthetic plates also in synth.PLATE_WIDER_FONTS (validation keeps synth.FONT_GLOBS)")
     args = ap.parse_args()
     if args.shuffle_share > 0 and not args.init:
         ap.error("--shuffle-share needs --init: the model that finds the characters to reorder (again on a resume)")
@@ -143,7 +146,8 @@ def main() -> None:
     print(f"parameters: {parameter_count(model)}", flush=True)
     # A fresh seed per resume, so a resumed run does not replay the stream it already saw.
     stream = DataLoader(Mixture(fit, args.seed * 100003 + run.step, args.synth_share,
-                                        args.shuffle_share, args.init), batch_size=args.batch, collate_fn=collate,
+                                        args.shuffle_share, args.init,
+                                        FONT_GLOBS + PLATE_WIDER_FONTS if args.wider_fonts else None), batch_size=args.batch, collate_fn=collate,
                         **loader_options(args.workers))
     if args.init and run.step == 0:
         load_onnx_weights(model, args.init, next(iter(stream))[0], ExportWrapper)
