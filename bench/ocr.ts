@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-draw N --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -12,7 +12,9 @@
  * Sets: containers-gate, containers-yard, odometers, odometers-rows, vins-na, vins-iso, trailers-h, trailers-v,
  * boats, and from the second generator (bench/lib/ocr-synthetic-second.ts, never tuned on)
  * vins-second, trailers-h-second, trailers-v-second, boats-second (--second-draw N: other seeds, a
- * fresh draw of the same size, for a change made after looking at the quoted draw's misses); odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
+ * fresh draw of the same size, for a change made after looking at the quoted draw's misses;
+ * --second-out DIR writes a draw's images and expected values, --second-from DIR reads them back
+ * instead of drawing); odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
  * when named in --only. --misses prints every miss with what was read; `wrong` counts the answers
  * that are none of the expected values (a wrong VIN is worse than none). Odometers are also
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
@@ -32,7 +34,7 @@ import { createStackReader, parseStackReader } from '../src/vision/ocr/stack-rea
 import { createIdentifierReader, parseIdentifierReader, readsWithSecondLineReader } from '../src/vision/ocr/identifier-reader.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
-import { secondSyntheticSets } from './lib/ocr-synthetic-second.js';
+import { type SecondSyntheticSets, secondSyntheticSets } from './lib/ocr-synthetic-second.js';
 import { iou } from './lib/boxes.js';
 import { splitOf } from './lib/plates-dataset.js';
 import { flag, median, percentile } from './lib/stats.js';
@@ -200,17 +202,30 @@ await run('trailers-h', 'synthetic trailer IDs, horizontal', 'trailer_id', async
 await run('trailers-v', 'synthetic trailer IDs, stacked vertical', 'trailer_id', async () => (await synth()).trailersV);
 await run('boats', 'synthetic boat numbers (US, CA)', 'boat_reg_number', async () => (await synth()).boats);
 // The second generator (bench/lib/ocr-synthetic-second.ts): renderings the readers were never
-// tuned on. --second-out DIR writes its images there to look at.
-let second: Awaited<ReturnType<typeof secondSyntheticSets>> | undefined;
+// tuned on. --second-out DIR writes its images there to look at, with SECOND_CASES listing each
+// one's set and expected values; --second-from DIR reads a draw written so instead of drawing it
+// again (rendering every set is most of a draw's time: several draws are read again in seconds).
+const SECOND_CASES = 'cases.json';
+let second: SecondSyntheticSets | undefined;
 const synth2 = async () => {
-  second ??= await secondSyntheticSets({ vins: 40, trailers: 40, boats: 20, draw: Number(flag('second-draw', '0')) });
+  const from = flag('second-from');
+  second ??= from ? readSecondDraw(from) : await secondSyntheticSets({ vins: 40, trailers: 40, boats: 20, draw: Number(flag('second-draw', '0')) });
   const out = flag('second-out');
-  if (out) {
-    fs.mkdirSync(out, { recursive: true });
-    for (const c of Object.values(second).flat()) fs.writeFileSync(path.join(out, `${c.name.replace(/[^\w.-]+/g, '_')}.jpg`), c.bytes);
-  }
+  if (out) writeSecondDraw(out, second);
   return second;
 };
+const caseFile = (c: SyntheticCase) => `${c.name.replace(/[^\w.-]+/g, '_')}.jpg`;
+function writeSecondDraw(dir: string, sets: SecondSyntheticSets): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const c of Object.values(sets).flat()) fs.writeFileSync(path.join(dir, caseFile(c)), c.bytes);
+  const listed = Object.fromEntries(Object.entries(sets).map(([set, cases]) => [set, (cases as SyntheticCase[]).map((c) => ({ name: c.name, file: caseFile(c), expect: c.expect }))]));
+  fs.writeFileSync(path.join(dir, SECOND_CASES), JSON.stringify(listed, null, 1));
+}
+function readSecondDraw(dir: string): SecondSyntheticSets {
+  const listed = JSON.parse(fs.readFileSync(path.join(dir, SECOND_CASES), 'utf8')) as Record<keyof SecondSyntheticSets, Array<{ name: string; file: string; expect: string[] }>>;
+  const read = (set: keyof SecondSyntheticSets): SyntheticCase[] => listed[set].map((c) => ({ name: c.name, bytes: fs.readFileSync(path.join(dir, c.file)), expect: c.expect }));
+  return { vins: read('vins'), trailersH: read('trailersH'), trailersV: read('trailersV'), boats: read('boats') };
+}
 await run('vins-second', 'second generator: VINs on metal plates', 'vin', async () => (await synth2()).vins);
 await run('trailers-h-second', 'second generator: trailer IDs, horizontal', 'trailer_id', async () => (await synth2()).trailersH);
 await run('trailers-v-second', 'second generator: trailer IDs, stacked', 'trailer_id', async () => (await synth2()).trailersV);
