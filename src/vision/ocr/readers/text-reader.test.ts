@@ -249,6 +249,22 @@ describe('text readers', () => {
     expect(await value(line('TB123', { 1: [{ char: 'B', prob: 0.6 }, { char: '8', prob: 0.3 }] }))).toEqual(['TB123']);
   });
 
+  it('trailer_id: of two boxes over one number, the reading that holds the other and more', async () => {
+    // Second generator (2026-12-06): a stacked 510075 in an outlined face, boxed twice, once
+    // without its top 5; the shorter box stood wider, so its reading weighed more.
+    const column = (text: string, x0: number, y0: number, x1: number, y1: number): TextLine => ({
+      text, confidence: 0.99, charConfidences: [...text].map(() => 0.99), alternatives: [...text].map((char) => [{ char, prob: 0.99 }]),
+      box: [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }], orientation: 'vertical', layout: 'stacked',
+    });
+    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines }) as unknown as OcrEngine;
+    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
+    const value = async (lines: TextLine[]) => (await readText(engineWith(lines), 'trailer_id', photo)).map((r) => r.value);
+    const piece = column('10075', 879, 280, 987, 790);
+    expect(await value([piece, column('510075', 879, 185, 982, 799)])).toEqual(['510075']);
+    // Another number elsewhere that happens to hold it is another number: the heavier stands.
+    expect(await value([piece, column('510075', 200, 185, 260, 799)])).toEqual(['10075']);
+  });
+
   it('trailer_id: a number painted top to bottom reads as vertical', async () => {
     const [r] = await read('trailer_id', await verticalTextImage('53012'));
     expect(r).toMatchObject({ value: '53012', orientation: 'vertical' });

@@ -23,10 +23,10 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
     case 'vin':
       return readVin(engine, image, lines, readOptions);
     case 'trailer_id':
-      return best(lines.flatMap((p) => {
+      return best(wholerReadings(lines.flatMap((p) => {
         const value = trailerId(digitsBetweenDigits(p.line));
         return value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
-      }));
+      })));
     case 'boat_reg_number':
       return best(neighbourGroups(lines, 3).flatMap((g) => {
         const value = boatRegistration(g.map((p) => p.line.text).join(' '));
@@ -53,4 +53,24 @@ export function digitsBetweenDigits(line: Pick<TextLine, 'text' | 'alternatives'
  * its shape (a line of words holding a digit is a weaker candidate, however large it is painted). */
 function trailerWeight(value: string, p: Placed): number {
   return Math.min(p.h, p.w) * p.line.confidence * (isFleetNumber(value) ? 1 : 0.5);
+}
+
+type Weighed = TextReading & { weight: number; box: NonNullable<TextReading['box']> };
+
+/** Where two boxes over one number were read, one holding the other's reading and more (a box
+ * that stopped a character short, 10075 inside 510075), the shorter is a piece of the same
+ * number, not another one: it goes, and the fuller reading takes its weight where heavier. */
+function wholerReadings(found: Weighed[]): Weighed[] {
+  const piecesOf = (f: Weighed) => found.filter((o) => o !== f && o.value.length < f.value.length && f.value.includes(o.value) && overlapShare(f.box, o.box) >= 0.5);
+  const pieces = new Set(found.flatMap(piecesOf));
+  return found.filter((f) => !pieces.has(f)).map((f) => ({ ...f, weight: Math.max(f.weight, ...piecesOf(f).map((o) => o.weight)) }));
+}
+
+/** The share of the smaller box that lies in the other. */
+function overlapShare(a: Weighed['box'], b: Weighed['box']): number {
+  const w = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
+  const h = Math.min(a.ymax, b.ymax) - Math.max(a.ymin, b.ymin);
+  if (w <= 0 || h <= 0) return 0;
+  const area = (r: Weighed['box']) => (r.xmax - r.xmin) * (r.ymax - r.ymin);
+  return (w * h) / Math.max(1, Math.min(area(a), area(b)));
 }
