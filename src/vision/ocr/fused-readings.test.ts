@@ -53,6 +53,17 @@ describe('fuseReadings', () => {
     expect(fuseReadings(stacks, ppocr).text).toBe('FLY6923');
   });
 
+  it('takes a letter or digit the other read where the first read a mark, on lines as long', () => {
+    // A faint embossed 4 read as "!" by PP-OCR, as 4 by the identifier reader (2026-12-06).
+    const ppocr = reading('68394!', [0.9, 0.9, 0.9, 0.9, 0.9, 0.2]);
+    const ours = reading('683944', [0.95, 0.95, 0.95, 0.95, 0.95, 0.9]);
+    expect(fuseReadings(ppocr, ours).text).toBe('683944');
+    // The other way round no mark is taken for a character, however sure.
+    expect(fuseReadings(ours, reading('68394!', [0.9, 0.9, 0.9, 0.9, 0.9, 0.99])).text).toBe('683944');
+    // Spaces do not count: a space read where the other read none leaves the rest aligned.
+    expect(fuseReadings(reading('KT 7.1', [0.9, 0.9, 1, 0.9, 0.1, 0.9]), reading('KT741', [0.9, 0.9, 0.9, 0.8, 0.9])).text).toBe('KT 741');
+  });
+
   it('leaves the first reading as it is where the other read another number of characters, the other beside it', () => {
     const ppocr = reading('T220', [0.6, 0.99, 0.99, 0.99]);
     const other = reading('1T220', [0.99, 0.99, 0.99, 0.99, 0.99]);

@@ -1,6 +1,8 @@
 import type { CharCandidate, DecodedText, OtherReading } from './ctc-decode.js';
 
 const isAlphanumeric = (c: string) => /[A-Za-z0-9]/.test(c);
+/** Where a text has a character other than a space. */
+const printedAt = (text: string) => [...text].flatMap((c, i) => (c !== ' ' ? [i] : []));
 
 /** PP-OCR's dictionary holds full-width letters and digits (９ for 9): the same characters,
  * one code unit each either way, so positions stay. */
@@ -14,15 +16,22 @@ const foldWidths = (text: string) => [...text].map((c) => {
  * different characters: PP-OCR takes an unusual font's 0 for G at 0.5 where a reader trained on
  * such fonts reads it surely, and the other way round. Where they disagree, the character not
  * taken stays among that position's choices at its reader's confidence: a grammar that rejects
- * the reading (a VIN's check digit, a fleet number's digits) finds it there. Where they read
- * different numbers of characters, `first` stands with `second` beside it (otherReading).
- * Spaces and punctuation are `first`'s, as are the characters' spans. */
+ * the reading (a VIN's check digit, a fleet number's digits) finds it there. Where one read a
+ * mark where the other read a letter or digit, on lines as long apart from spaces, the letter or
+ * digit is taken where surer; where they read different numbers of characters, `first` stands
+ * with `second` beside it (otherReading). Spaces and other marks are `first`'s, as are the
+ * characters' spans. */
 export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, margin = 0): DecodedText {
   const second = { ...secondAsRead, text: foldWidths(secondAsRead.text) };
-  const ours = [...first.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
-  const theirs = [...second.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
+  let ours = [...first.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
+  let theirs = [...second.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
   if (ours.length === 0 || theirs.length === 0) return first;
-  if (ours.length !== theirs.length) return { ...first, otherReading: otherReadingOf(second) };
+  if (ours.length !== theirs.length) {
+    // One read a mark where the other read a character (a faint 4 as "!"): on lines as long,
+    // apart from spaces, the characters still stand in step.
+    [ours, theirs] = [printedAt(first.text), printedAt(second.text)];
+    if (ours.length !== theirs.length) return { ...first, otherReading: otherReadingOf(second) };
+  }
   const text = [...first.text];
   const charConfidences = [...first.charConfidences];
   const alternatives = [...first.alternatives];
@@ -30,7 +39,7 @@ export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, marg
   ours.forEach((i, k) => {
     const j = theirs[k]!;
     const theirChar = second.text[j]!;
-    if (theirChar.toUpperCase() === text[i]!.toUpperCase()) return;
+    if (theirChar.toUpperCase() === text[i]!.toUpperCase() || !isAlphanumeric(theirChar)) return;
     const firstRead = { char: text[i]!, prob: first.charConfidences[i] ?? 0 };
     const secondRead = { char: theirChar, prob: second.charConfidences[j] ?? 0 };
     changed = true;
