@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --engine-cache DIR --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -14,7 +14,8 @@
  * vins-second, trailers-h-second, trailers-v-second, boats-second (--second-draw N: other seeds, a
  * fresh draw of the same size, for a change made after looking at the quoted draw's misses;
  * --second-out DIR writes a draw's images and expected values, --second-from DIR reads them back
- * instead of drawing); odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
+ * instead of drawing; --engine-cache DIR keeps the OCR engines' answers there, so that draws read
+ * again after a change to the readers alone take seconds); odometers-rows (unlabelled odometers: is the reading one of the photo's digit rows) only
  * when named in --only. --misses prints every miss with what was read; `wrong` counts the answers
  * that are none of the expected values (a wrong VIN is worse than none). Odometers are also
  * counted right apart from a trailing tenths wheel, and per half of the set (content hash).
@@ -39,6 +40,7 @@ import { iou } from './lib/boxes.js';
 import { splitOf } from './lib/plates-dataset.js';
 import { flag, median, percentile } from './lib/stats.js';
 import { createTesseractEngine, tesseractVersion } from './lib/tesseract-engine.js';
+import { engineCache, engineVersion } from './lib/engine-cache.js';
 
 const data = flag('data', path.resolve(import.meta.dirname, '../../shared/datasets'))!;
 const limit = Number(flag('limit', '1000'));
@@ -48,19 +50,24 @@ const vinCount = Number(flag('vins', '100'));
 // Synthetic trailer IDs, split between horizontal and stacked vertical ones.
 const trailerCount = Number(flag('trailers', '20'));
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
-const ppocr = await createOcrEngine({ precision: parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION) });
+const precision = parseOcrPrecision(flag('precision') ?? process.env.OCR_PRECISION);
+const stackModel = flag('stack-model');
+const identifierModel = flag('identifier-model');
+// --engine-cache DIR: the engines' answers kept there (bench/lib/engine-cache.ts), for reading
+// draws again after a change to the readers alone.
+const cacheDir = flag('engine-cache');
+const cache = cacheDir ? engineCache(path.resolve(cacheDir), engineVersion({ precision, stackModel: stackModel && path.resolve(stackModel), identifierModel: identifierModel && path.resolve(identifierModel) })) : undefined;
+const ppocr = await createOcrEngine({ precision }).then((e) => cache?.ocr(e) ?? e);
 // As the server reads identifiers: with the stack reader unless --stack-reader ppocr (default:
 // STACK_READER); --stack-model FILE reads columns with that model in place of the shipped one.
-const stackModel = flag('stack-model');
 const engine = parseStackReader(flag('stack-reader') ?? process.env.STACK_READER) === 'trained'
-  ? withStackReader(ppocr, await createStackReader({ file: stackModel ? path.resolve(stackModel) : undefined }))
+  ? withStackReader(ppocr, await createStackReader({ file: stackModel ? path.resolve(stackModel) : undefined }).then((r) => cache?.stacks(r) ?? r))
   : ppocr;
 // As the server reads trailer IDs and VINs: with the identifier reader beside PP-OCR on lines that lie
 // flat unless --identifier-reader ppocr (default: IDENTIFIER_READER); --identifier-model FILE
 // in place of the shipped one.
-const identifierModel = flag('identifier-model');
 const fusedEngine = parseIdentifierReader(flag('identifier-reader') ?? process.env.IDENTIFIER_READER) === 'trained'
-  ? withSecondLineReader(engine, await createIdentifierReader({ file: identifierModel ? path.resolve(identifierModel) : undefined }))
+  ? withSecondLineReader(engine, await createIdentifierReader({ file: identifierModel ? path.resolve(identifierModel) : undefined }).then((r) => cache?.lines(r) ?? r))
   : engine;
 const engineFor = (type: OcrType) => (readsWithSecondLineReader(type) ? fusedEngine : engine);
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();
