@@ -224,6 +224,20 @@ describe('text readers', () => {
     expect((await read('boat_reg_number', img)).map((r) => r.value)).toEqual(['CF 1234 AB']);
   });
 
+  it('boat_reg_number: a state number boxed in two pieces, not the piece without its state code', async () => {
+    // Second generator (2026-12-06): WI boxed apart from 2589V, and read less surely.
+    const line = (text: string, confidence: number, x: number): TextLine => ({
+      text, confidence, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((char) => [{ char, prob: confidence }]),
+      box: [{ x, y: 335 }, { x: x + 22 * text.length, y: 335 }, { x: x + 22 * text.length, y: 375 }, { x, y: 375 }], orientation: 'horizontal', layout: 'upright',
+    });
+    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines }) as unknown as OcrEngine;
+    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
+    const value = async (lines: TextLine[]) => (await readText(engineWith(lines), 'boat_reg_number', photo)).map((r) => r.value);
+    expect(await value([line('2589V', 1, 532), line('WI', 0.79, 470)])).toEqual(['WI 2589 V']);
+    // A mark of another country is not joined to a word beside it.
+    expect(await value([line('K4T77', 0.95, 532), line('SEA', 0.9, 420)])).toEqual(['K4T77']);
+  });
+
   it('trailer_id: the fleet number, not a longer painted line of words that holds a digit', async () => {
     const img = await textImage([
       { text: 'CARRIER 53', x: 300, y: 150, size: 64, bold: true },

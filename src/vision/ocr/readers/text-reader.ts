@@ -30,7 +30,7 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
     case 'boat_reg_number':
       return best(neighbourGroups(lines, 3).flatMap((g) => {
         const value = boatRegistration(g.map((p) => p.line.text).join(' '));
-        return value ? [{ value, confidence: meanConfidence(g), orientation: g[0]!.line.orientation, box: extentOf(g), weight: (/^[A-Z]{2} \d/.test(value) ? 2 : 1) * meanConfidence(g) / g.length }] : [];
+        return value ? [{ value, confidence: meanConfidence(g), orientation: g[0]!.line.orientation, box: extentOf(g), weight: boatWeight(value, g) }] : [];
       }));
   }
 }
@@ -46,6 +46,14 @@ export function digitsBetweenDigits(line: Pick<TextLine, 'text' | 'alternatives'
     const digit = (line.alternatives[i] ?? []).filter((o) => isDigit(o.char) && o.prob >= OTHER_CHOICE_FLOOR).sort((x, y) => y.prob - x.prob)[0];
     return digit?.char ?? c;
   }).join('');
+}
+
+/** How strongly a group of lines reads as the hull number: a US state number (state code,
+ * digits, letters) counts twice, whole however many boxes it was read in (the state code is
+ * often boxed apart: WI and 2589V); any other mark counts less for each line joined into it,
+ * which keeps unrelated words out of it. */
+function boatWeight(value: string, group: Placed[]): number {
+  return /^[A-Z]{2} \d/.test(value) ? 2 * meanConfidence(group) : meanConfidence(group) / group.length;
 }
 
 /** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
