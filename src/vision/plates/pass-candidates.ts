@@ -4,7 +4,7 @@ import { candidatesToRead, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
 import { extendToInk, growToCharacters } from './line-extension.js';
-import { overlapRatio } from './plate-dedupe.js';
+import { overlapRatio } from '../image/box-overlap.js';
 import type { DetectedPlate } from './plate-detector-model.js';
 import type { PassSettings } from './plate-modes.js';
 import type { PlateOcr } from './plate-pipeline.js';

@@ -1,14 +1,6 @@
+import { overlapRatio } from '../image/box-overlap.js';
 import type { Box } from './plate.types.js';
 
-const area = (b: Box) => Math.max(0, b.xmax - b.xmin) * Math.max(0, b.ymax - b.ymin);
-
-/** Intersection over the smaller box: a merged candidate contains its parts. */
-export function overlapRatio(a: Box, b: Box): number {
-  const w = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
-  const h = Math.min(a.ymax, b.ymax) - Math.max(a.ymin, b.ymin);
-  if (w <= 0 || h <= 0) return 0;
-  return (w * h) / Math.max(1, Math.min(area(a), area(b)));
-}
 
 /** Keeps the best result per place and per plate text; `items` must be sorted best first. */
 export function dedupePlates<T extends { textBox: Box; plate: string }>(items: readonly T[], maxOverlap = 0.5): T[] {

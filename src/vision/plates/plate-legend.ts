@@ -8,7 +8,7 @@ import { cropRect } from '../image/warp.js';
 import { bestRegionFit, type RegionScope } from '../../domain/plates/region-fit.js';
 import { countryOf } from '../../domain/plates/region-templates.js';
 import type { DetectedText } from './candidate-finder.js';
-import { overlapRatio } from './plate-dedupe.js';
+import { overlapRatio } from '../image/box-overlap.js';
 import { textBounds } from './plate-box.js';
 import { padQuad } from '../image/quad.js';
 import { type CropRecognizer, cutLine } from './plate-reread.js';

@@ -5,7 +5,8 @@ import type { Box, PlateCandidate, PlateReading, PlateReadOptions, PlateReadResu
 import { type DetectedText, fillsPlateCrop } from './candidate-finder.js';
 import { fadeColouredGlyphs, readThroughArtwork } from './coloured-glyphs.js';
 import { doubtDisagreements } from './look-agreement.js';
-import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, overlapRatio, spans } from './plate-dedupe.js';
+import { overlapRatio } from '../image/box-overlap.js';
+import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, spans } from './plate-dedupe.js';
 import { type CandidateReading, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
 import type { PlateSearch } from './plate-search.js';

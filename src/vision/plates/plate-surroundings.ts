@@ -1,5 +1,5 @@
 import type { Box } from './plate.types.js';
-import { overlapRatio } from './plate-dedupe.js';
+import { overlapRatio } from '../image/box-overlap.js';
 
 /** Around a plate read surely: its plate's small print (state name, slogan, dealer frame,
  * stickers) and its car's badges (make and model, 3 to 5 line heights above the number; the

@@ -1,5 +1,6 @@
 import { boatRegistration, isFleetNumber, OTHER_CHOICE_FLOOR, trailerId } from '../../../domain/text/text-types.js';
 import type { OcrType, TextLine, TextReading } from '../ocr.types.js';
+import { overlapRatio } from '../../image/box-overlap.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import { extentOf, meanConfidence, neighbourGroups, placed, type Placed } from './line-geometry.js';
@@ -69,16 +70,7 @@ type Weighed = TextReading & { weight: number; box: NonNullable<TextReading['box
  * that stopped a character short, 10075 inside 510075), the shorter is a piece of the same
  * number, not another one: it goes, and the fuller reading takes its weight where heavier. */
 function wholerReadings(found: Weighed[]): Weighed[] {
-  const piecesOf = (f: Weighed) => found.filter((o) => o !== f && o.value.length < f.value.length && f.value.includes(o.value) && overlapShare(f.box, o.box) >= 0.5);
+  const piecesOf = (f: Weighed) => found.filter((o) => o !== f && o.value.length < f.value.length && f.value.includes(o.value) && overlapRatio(f.box, o.box) >= 0.5);
   const pieces = new Set(found.flatMap(piecesOf));
   return found.filter((f) => !pieces.has(f)).map((f) => ({ ...f, weight: Math.max(f.weight, ...piecesOf(f).map((o) => o.weight)) }));
-}
-
-/** The share of the smaller box that lies in the other. */
-function overlapShare(a: Weighed['box'], b: Weighed['box']): number {
-  const w = Math.min(a.xmax, b.xmax) - Math.max(a.xmin, b.xmin);
-  const h = Math.min(a.ymax, b.ymax) - Math.max(a.ymin, b.ymin);
-  if (w <= 0 || h <= 0) return 0;
-  const area = (r: Weighed['box']) => (r.xmax - r.xmin) * (r.ymax - r.ymin);
-  return (w * h) / Math.max(1, Math.min(area(a), area(b)));
 }
