@@ -13,6 +13,12 @@ describe('text readers', () => {
     engine = await createOcrEngine();
   });
   const read = async (type: Parameters<typeof readText>[1], bytes: Buffer) => readText(engine, type, await decodeImage(bytes));
+  /** The recogniser's lines as a fake engine gives them, so that only the readers' choices are
+   * tested; a row cut and read again reads nothing. */
+  const nothing = { text: '', confidence: 0, charConfidences: [], alternatives: [] };
+  const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines, recognizeCrops: async (crops: unknown[]) => crops.map(() => nothing) }) as unknown as OcrEngine;
+  /** A photo the fake engine never looks at. */
+  const blank = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
 
   it('vin: reads a VIN among other text, validated by its check digit', async () => {
     const img = await textImage([
@@ -49,37 +55,33 @@ describe('text readers', () => {
   });
 
   it('vin: joins the pieces of a VIN side by side, never a caption above it into the number', async () => {
-    // The recogniser's lines as a fake engine gives them: only the readers' choices are tested.
     const line = (text: string, x: number, y: number, w: number, h: number): TextLine => ({
       text, confidence: 0.95, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((char) => [{ char, prob: 0.95 }]),
       box: [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }], orientation: 'horizontal', layout: 'upright',
     });
     // Where no line holds a VIN, the row around a piece of one is read again: here it reads nothing.
-    const nothing = { text: '', confidence: 0, charConfidences: [], alternatives: [] };
-    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines, recognizeCrops: async (crops: unknown[]) => crops.map(() => nothing) }) as unknown as OcrEngine;
-    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
     // A box split at a sticker's edge: two pieces on one row.
-    const split = await readText(engineWith([line('1M8GDM9A', 100, 300, 400, 50), line('XKP042788', 520, 302, 450, 50)]), 'vin', photo);
+    const split = await readText(engineWith([line('1M8GDM9A', 100, 300, 400, 50), line('XKP042788', 520, 302, 450, 50)]), 'vin', blank);
     expect(split.map((r) => r.value)).toEqual(['1M8GDM9AXKP042788']);
     // The number's first character lost (a 16-character line) under the caption "CHASSIS NO":
     // the caption's last letters and the number make a 17-character window that passes for a
     // VIN from outside North America. No VIN is better than that one.
-    const captioned = await readText(engineWith([line('CHASSIS NO', 400, 200, 300, 40), line('HG3K88R113854697', 160, 260, 800, 60)]), 'vin', photo);
+    const captioned = await readText(engineWith([line('CHASSIS NO', 400, 200, 300, 40), line('HG3K88R113854697', 160, 260, 800, 60)]), 'vin', blank);
     expect(captioned).toEqual([]);
     // A number stamped much larger than its caption ("V.I.N." just above its top edge): the
     // caption is no part of its line, though their middles are closer than the number is tall.
-    const stamped = await readText(engineWith([line('V.I.N.', 437, 293, 113, 42), line('WBAKTJ0S7ZR825883', 179, 334, 647, 137)]), 'vin', photo);
+    const stamped = await readText(engineWith([line('V.I.N.', 437, 293, 113, 42), line('WBAKTJ0S7ZR825883', 179, 334, 647, 137)]), 'vin', blank);
     expect(stamped.map((r) => r.value)).toEqual(['WBAKTJ0S7ZR825883']);
     // A caption alone is no VIN, even where its I, O and last letters made digits would pass
     // for one (TEH1CLEDENTF1C471): the number under it was not read.
-    const words = await readText(engineWith([line('TEHICLEDENTFICATION WO', 358, 372, 349, 71)]), 'vin', photo);
+    const words = await readText(engineWith([line('TEHICLEDENTFICATION WO', 358, 372, 349, 71)]), 'vin', blank);
     expect(words).toEqual([]);
     // Seventeen characters cut out of a longer word: a VIN run into a neighbouring character
     // where its check digit holds as read, else a misread line's guess (a stroke read as one
     // more character), which is no answer.
-    const runOn = await readText(engineWith([line('1M8GDM9AXKP0427885', 100, 300, 900, 60)]), 'vin', photo);
+    const runOn = await readText(engineWith([line('1M8GDM9AXKP0427885', 100, 300, 900, 60)]), 'vin', blank);
     expect(runOn.map((r) => r.value)).toEqual(['1M8GDM9AXKP042788']);
-    const guess = await readText(engineWith([line('WVWZZZ1JZXW0000012', 100, 300, 900, 60)]), 'vin', photo);
+    const guess = await readText(engineWith([line('WVWZZZ1JZXW0000012', 100, 300, 900, 60)]), 'vin', blank);
     expect(guess).toEqual([]);
   });
 
@@ -87,15 +89,12 @@ describe('text readers', () => {
     const line = (text: string, confidence: number) => ({
       text, confidence, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((char) => [{ char, prob: confidence }]),
     });
-    const nothing = { text: '', confidence: 0, charConfidences: [], alternatives: [] };
-    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines, recognizeCrops: async (crops: unknown[]) => crops.map(() => nothing) }) as unknown as OcrEngine;
-    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
     // PP-OCR read an embossed X as a slash and merged W and U (second generator, 2026-12-06); the
     // identifier reader read all seventeen, surely enough, and the two could not be fused.
     const box: TextLine['box'] = [{ x: 100, y: 300 }, { x: 900, y: 300 }, { x: 900, y: 360 }, { x: 100, y: 360 }];
     const ppocr: TextLine = { ...line('JHN/YAM09YK956398', 0.88), box, orientation: 'horizontal', layout: 'upright' };
-    expect(await readText(engineWith([ppocr]), 'vin', photo)).toEqual([]);
-    const both = await readText(engineWith([{ ...ppocr, otherReading: line('JHMXYAWU9YK956398', 0.89) }]), 'vin', photo);
+    expect(await readText(engineWith([ppocr]), 'vin', blank)).toEqual([]);
+    const both = await readText(engineWith([{ ...ppocr, otherReading: line('JHMXYAWU9YK956398', 0.89) }]), 'vin', blank);
     expect(both.map((r) => r.value)).toEqual(['JHMXYAWU9YK956398']);
   });
 
@@ -230,9 +229,7 @@ describe('text readers', () => {
       text, confidence, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((char) => [{ char, prob: confidence }]),
       box: [{ x, y: 335 }, { x: x + 22 * text.length, y: 335 }, { x: x + 22 * text.length, y: 375 }, { x, y: 375 }], orientation: 'horizontal', layout: 'upright',
     });
-    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines }) as unknown as OcrEngine;
-    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
-    const value = async (lines: TextLine[]) => (await readText(engineWith(lines), 'boat_reg_number', photo)).map((r) => r.value);
+    const value = async (lines: TextLine[]) => (await readText(engineWith(lines), 'boat_reg_number', blank)).map((r) => r.value);
     expect(await value([line('2589V', 1, 532), line('WI', 0.79, 470)])).toEqual(['WI 2589 V']);
     // A mark of another country is not joined to a word beside it.
     expect(await value([line('K4T77', 0.95, 532), line('SEA', 0.9, 420)])).toEqual(['K4T77']);
@@ -252,9 +249,7 @@ describe('text readers', () => {
       alternatives: [...text].map((char, i) => alternatives[i] ?? [{ char, prob: 0.85 }]),
       box: [{ x: 100, y: 300 }, { x: 500, y: 300 }, { x: 500, y: 360 }, { x: 100, y: 360 }], orientation: 'horizontal', layout: 'upright',
     });
-    const engineWith = (l: TextLine) => ({ readLines: async () => [l] }) as unknown as OcrEngine;
-    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
-    const value = async (l: TextLine) => (await readText(engineWith(l), 'trailer_id', photo)).map((r) => r.value);
+    const value = async (l: TextLine) => (await readText(engineWith([l]), 'trailer_id', blank)).map((r) => r.value);
     // A stencilled 9 read as g, with the 9 beside it.
     expect(await value(line('2270g8', { 4: [{ char: 'g', prob: 0.56 }, { char: '9', prob: 0.22 }, { char: 'S', prob: 0.11 }] }))).toEqual(['227098']);
     // No digit seen there (a trace under 0.05 is noise): the letter stays.
@@ -270,9 +265,7 @@ describe('text readers', () => {
       text, confidence: 0.99, charConfidences: [...text].map(() => 0.99), alternatives: [...text].map((char) => [{ char, prob: 0.99 }]),
       box: [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }], orientation: 'vertical', layout: 'stacked',
     });
-    const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines }) as unknown as OcrEngine;
-    const photo = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
-    const value = async (lines: TextLine[]) => (await readText(engineWith(lines), 'trailer_id', photo)).map((r) => r.value);
+    const value = async (lines: TextLine[]) => (await readText(engineWith(lines), 'trailer_id', blank)).map((r) => r.value);
     const piece = column('10075', 879, 280, 987, 790);
     expect(await value([piece, column('510075', 879, 185, 982, 799)])).toEqual(['510075']);
     // Another number elsewhere that happens to hold it is another number: the heavier stands.
