@@ -61,9 +61,11 @@ export function engineCache(dir: string, version: string): EngineCache {
         detect: (image, options) => cached('detect', [image], options, () => engine.detect(image, options)),
         classifyUpsideDown: (crops) => cached('upside', crops, null, () => engine.classifyUpsideDown(crops)),
         recognizeCrops: (crops, options) => cached('lines', crops, options, () => engine.recognizeCrops(crops, options)),
-        readLines: (image, options) => withLineRecognizer(parts, parts).readLines(image, options),
+        readLines: (image, options) => cachedEngine.readLines(image, options),
       };
-      return parts;
+      // readLines made as the engine's own is: the cached boxes and checks, read by the cached recogniser.
+      const cachedEngine = withLineRecognizer(parts, parts);
+      return cachedEngine;
     },
     stacks: (reader) => ({ recognizeStacks: (columns, options) => cached('stacks', columns, options, () => reader.recognizeStacks(columns, options)) }),
     lines: (reader) => ({ recognizeCrops: (crops, options) => cached('identifier', crops, options, () => reader.recognizeCrops(crops, options)) }),
