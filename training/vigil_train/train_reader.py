@@ -86,22 +86,33 @@ def collate(batch):
 VALIDATION_WEIGHTS = {"us": 2.0, "br": 1.0, "synth": 1.0}
 
 
+def synthetic_plates(count: int, seed: int, fonts: list[str] | None = None) -> tuple[list[np.ndarray], list[str]]:
+    """`count` fixed synthetic plates and their normalized texts, in `fonts` (None: synth.FONT_GLOBS)."""
+    synth = PlateSynth(seed, fonts)
+    images, texts = [], []
+    for _ in range(count):
+        img, text = synth.sample(WIDTH, HEIGHT)
+        images.append(img)
+        texts.append(normalize(text))
+    return images, texts
+
+
+def as_batch(images: list[np.ndarray]) -> torch.Tensor:
+    """HWC uint8 images as one NCHW float batch in [0, 1]."""
+    return torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0
+
+
 def validation_set(crops: list[Crop], seed: int = 12345) -> dict[str, tuple[torch.Tensor, list[str]]]:
     """Per part: held-out Brazilian plates (by text), the US 'val' files (see load_crops), and 400
     fixed synthetic plates."""
-    parts: dict[str, tuple[list[np.ndarray], list[str]]] = {"br": ([], []), "us": ([], []), "synth": ([], [])}
+    parts: dict[str, tuple[list[np.ndarray], list[str]]] = {"br": ([], []), "us": ([], [])}
     for c in crops:
         part = "br" if c.source == "crops-br" and c.side == "held" else "us" if c.side == "val" and c.source in ("crops-us", "scenes-us") else None
         if part:
             parts[part][0].append(crop_pixels(c, None, WIDTH, HEIGHT))
             parts[part][1].append(c.text)
-    synth = PlateSynth(seed)
-    for _ in range(400):
-        img, text = synth.sample(WIDTH, HEIGHT)
-        parts["synth"][0].append(img)
-        parts["synth"][1].append(normalize(text))
-    return {name: (torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0, texts)
-            for name, (images, texts) in parts.items() if texts}
+    parts["synth"] = synthetic_plates(400, seed)
+    return {name: (as_batch(images), texts) for name, (images, texts) in parts.items() if texts}
 
 
 @torch.no_grad()

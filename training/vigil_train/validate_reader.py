@@ -18,23 +18,16 @@ import cv2
 import numpy as np
 import torch
 
-from .charset import greedy_decode, normalize
+from .charset import greedy_decode
 from .data import load_crops
 from .idsynth import UNSEEN_FONTS
-from .model import HEIGHT, WIDTH
-from .synth import PlateSynth
-from .train_reader import VALIDATION_WEIGHTS, validation_set
+from .train_reader import VALIDATION_WEIGHTS, as_batch, synthetic_plates, validation_set
 
 
 def unseen_font_plates(count: int = 400, seed: int = 54321) -> tuple[torch.Tensor, list[str]]:
     """Synthetic plates in faces no run trains on."""
-    synth = PlateSynth(seed, UNSEEN_FONTS)
-    images, texts = [], []
-    for _ in range(count):
-        img, text = synth.sample(WIDTH, HEIGHT)
-        images.append(img)
-        texts.append(normalize(text))
-    return torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0, texts
+    images, texts = synthetic_plates(count, seed, UNSEEN_FONTS)
+    return as_batch(images), texts
 
 
 def main() -> None:
