@@ -45,6 +45,13 @@ const BOAT_AUTHORITIES = new Set(('AL AK AZ AR CF CO CT DE DC FL GA HI ID IL IN 
 /** Digits a recogniser reads for letters of a state code. */
 const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
 
+/** A US state's hull number read without the letters that end every one (OR937 for OR 937 U):
+ * an issuing authority's code and 1 to 4 digits, and nothing after them. */
+export function lacksStateSuffix(value: string): boolean {
+  const m = /^([A-Z]{2}) ?\d{1,4}$/.exec(value);
+  return !!m && BOAT_AUTHORITIES.has(m[1]!);
+}
+
 /** Hull registration numbers. US state numbering (33 CFR 174): two-letter state code, 1 to 4
  * digits, 1 or 2 letters, written with spaces or hyphens (CF 1234 AB). Other countries' small
  * craft use short letter+digit marks, accepted as 4 to 10 alphanumerics with both kinds. */

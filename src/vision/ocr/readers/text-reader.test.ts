@@ -235,6 +235,36 @@ describe('text readers', () => {
     expect(await value([line('K4T77', 0.95, 532), line('SEA', 0.9, 420)])).toEqual(['K4T77']);
   });
 
+  it('boat_reg_number: a state number read without its letters is read again with the row lengthened to the right', async () => {
+    // Second generator (2026-12-06): the lone U of OR 937 U, past a gap, boxed by no line.
+    const line = (text: string, x: number, width: number): TextLine => ({
+      text, confidence: 0.95, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((char) => [{ char, prob: 0.95 }]),
+      box: [{ x, y: 300 }, { x: x + width, y: 300 }, { x: x + width, y: 360 }, { x, y: 360 }], orientation: 'horizontal', layout: 'upright',
+    });
+    const photo = { data: Buffer.alloc(1200 * 600 * 3, 128), width: 1200, height: 600, channels: 3 as const };
+    // The fake recogniser reads `rowText` from a crop that reaches at least 100 px past x 520, the lines' right end.
+    const value = async (lines: TextLine[], rowText: string) => {
+      const widths: number[] = [];
+      const engine = {
+        readLines: async () => lines,
+        recognizeCrops: async (crops: Array<{ width: number }>) => crops.map((c) => {
+          widths.push(c.width);
+          return c.width >= 420 + 100 ? { text: rowText, confidence: 0.9, charConfidences: [], alternatives: [] } : nothing;
+        }),
+      } as unknown as OcrEngine;
+      return { values: (await readText(engine, 'boat_reg_number', photo)).map((r) => r.value), widths };
+    };
+    const oregon = await value([line('OR937', 100, 420)], 'OR937U');
+    expect(oregon.values).toEqual(['OR 937 U']);
+    expect(oregon.widths).toHaveLength(1);
+    // Only the letters come from the row: MN boxed apart and read surely stays, though the row read it MT.
+    expect((await value([line('MN', 100, 150), line('6598', 270, 250)], 'MT6598C')).values).toEqual(['MN 6598 C']);
+    // A row that reads other digits before the letters is another reading of the number, not its letters.
+    expect((await value([line('OR937', 100, 420)], 'OR987U')).values).toEqual(['OR937']);
+    // A number with its letters is not read again.
+    expect((await value([line('OR937U', 100, 420)], 'OR937UX')).widths).toEqual([]);
+  });
+
   it('trailer_id: the fleet number, not a longer painted line of words that holds a digit', async () => {
     const img = await textImage([
       { text: 'CARRIER 53', x: 300, y: 150, size: 64, bold: true },

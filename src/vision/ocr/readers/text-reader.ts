@@ -1,10 +1,11 @@
-import { boatRegistration, isFleetNumber, OTHER_CHOICE_FLOOR, trailerId } from '../../../domain/text/text-types.js';
+import { isFleetNumber, OTHER_CHOICE_FLOOR, trailerId } from '../../../domain/text/text-types.js';
 import type { OcrType, TextLine, TextReading } from '../ocr.types.js';
 import { overlapRatio } from '../../image/box-overlap.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
-import { extentOf, meanConfidence, neighbourGroups, placed, type Placed } from './line-geometry.js';
+import { extentOf, placed, type Placed } from './line-geometry.js';
 import { best } from './pick.js';
+import { readBoat } from './boat-reader.js';
 import { readContainer } from './container-reader.js';
 import { readOdometer } from './odometer-reader.js';
 import { readVin } from './vin-reader.js';
@@ -29,10 +30,7 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
         return value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
       })));
     case 'boat_reg_number':
-      return best(neighbourGroups(lines, 3).flatMap((g) => {
-        const value = boatRegistration(g.map((p) => p.line.text).join(' '));
-        return value ? [{ value, confidence: meanConfidence(g), orientation: g[0]!.line.orientation, box: extentOf(g), weight: boatWeight(value, g) }] : [];
-      }));
+      return readBoat(engine, image, lines);
   }
 }
 
@@ -47,14 +45,6 @@ export function digitsBetweenDigits(line: Pick<TextLine, 'text' | 'alternatives'
     const digit = (line.alternatives[i] ?? []).filter((o) => isDigit(o.char) && o.prob >= OTHER_CHOICE_FLOOR).sort((x, y) => y.prob - x.prob)[0];
     return digit?.char ?? c;
   }).join('');
-}
-
-/** How strongly a group of lines reads as the hull number: a US state number (state code,
- * digits, letters) counts twice, whole however many boxes it was read in (the state code is
- * often boxed apart: WI and 2589V); any other mark counts less for each line joined into it,
- * which keeps unrelated words out of it. */
-function boatWeight(value: string, group: Placed[]): number {
-  return /^[A-Z]{2} \d/.test(value) ? 2 * meanConfidence(group) : meanConfidence(group) / group.length;
 }
 
 /** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
