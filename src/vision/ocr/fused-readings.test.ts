@@ -22,6 +22,16 @@ describe('fuseReadings', () => {
     expect(fused.charSpans).toEqual(ppocr.charSpans);
   });
 
+  it("takes the other reader's whole reading where the first read no letter or digit", () => {
+    // Second generator (2026-12-06): PP-OCR read an outlined 3101 as nothing, the identifier reader read it.
+    const ours = reading('3101', [0.9, 0.8, 0.9, 0.85]);
+    expect(fuseReadings(reading('', []), ours)).toEqual(ours);
+    expect(fuseReadings(reading('#:', [0.6, 0.5]), ours)).toEqual(ours);
+    // Neither read one: the first stands.
+    const marks = reading('#', [0.6]);
+    expect(fuseReadings(marks, reading('', []))).toBe(marks);
+  });
+
   it('keeps a character the first reader is surer of, or sure enough within the margin', () => {
     const ppocr = reading('48540', [0.99, 0.9, 0.99, 0.99, 0.99]);
     expect(fuseReadings(ppocr, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99])).text).toBe('48540');

@@ -20,12 +20,15 @@ const foldWidths = (text: string) => [...text].map((c) => {
  * mark where the other read a letter or digit, on lines as long apart from spaces, the letter or
  * digit is taken where surer; where they read different numbers of characters, `first` stands
  * with `second` beside it (otherReading). Spaces and other marks are `first`'s, as are the
- * characters' spans. */
+ * characters' spans. Where `first` read no letter or digit at all and `second` did, `second`'s
+ * reading stands whole: PP-OCR reads some faint or outlined numbers as nothing that the other
+ * reader reads. */
 export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, margin = 0): DecodedText {
   const second = { ...secondAsRead, text: foldWidths(secondAsRead.text) };
   let ours = [...first.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
   let theirs = [...second.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
-  if (ours.length === 0 || theirs.length === 0) return first;
+  if (theirs.length === 0) return first;
+  if (ours.length === 0) return second;
   if (ours.length !== theirs.length) {
     // One read a mark where the other read a character (a faint 4 as "!"): on lines as long,
     // apart from spaces, the characters still stand in step.
