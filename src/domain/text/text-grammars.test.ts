@@ -53,6 +53,16 @@ describe('VIN', () => {
     expect(resolveVin('2T14ZYE2XLY544032', conf, choices('2T14ZYE2XLY544032', 15, '8', 0.01))?.valid).toBe(false);
   });
 
+  it('with the recogniser\'s choices, swaps an unsure character only to one of them, never to a look-alike it did not see', () => {
+    // G read as 1 (0.95, a trace of the G at 0.03) and an unsure A (0.6) it saw nothing else in:
+    // the A made 4 passes the check digit by chance (1M81DM94XKP042788); the G is what it saw.
+    const read = '1M81DM9AXKP042788';
+    const conf = [...read].map((_, i) => (i === 7 ? 0.6 : 0.95));
+    const choices = [...read].map((char, i) => (i === 3 ? [{ char, prob: 0.95 }, { char: 'G', prob: 0.03 }] : [{ char, prob: conf[i]! }]));
+    expect(isValidVin('1M81DM94XKP042788')).toBe(true);
+    expect(resolveVin(read, conf, choices)).toEqual({ vin: '1M8GDM9AXKP042788', valid: true, corrections: 1, checked: true });
+  });
+
   it("swaps a sure character to what the recogniser also saw there when nothing else passes, the likeliest first", () => {
     // A stamped M read as W at 0.94, the M beside it at 0.05: the check digit wants the M.
     const read = '5NPBNBKZ9GW632811';

@@ -75,9 +75,13 @@ export type ReadChoices = ReadonlyArray<ReadonlyArray<{ char: string; prob: numb
 
 /** Best VIN from an OCR reading: normalised (I, O, Q and letters in the final serial digits as the
  * digits they look like), then, if the check digit fails, one swap (least confident characters
- * first) that makes it pass: at each position the recogniser's own other choices (`choices`)
- * first, then the usual look-alikes. A 1 read where the recogniser also saw a T becomes T before
- * L, though both pass the same check digit (T and L both count 3). Never two swaps: of the
+ * first) that makes it pass: at each position to the recogniser's own other choices (`choices`),
+ * or for a bare reading without them, to the usual look-alikes. A 1 read where the recogniser
+ * also saw a T becomes T, not L, though both pass the same check digit (T and L both count 3).
+ * A look-alike the recogniser did not see is no evidence: among a misread's unsure characters
+ * one such swap passes the check digit by chance often (one in eleven each), and on the second
+ * generator's draws 40-49 and 84-107 those swaps gave wrong VINs and no right one (2026-12-06).
+ * Never two swaps: of the
  * sixty or so pairs among the least sure characters, one makes a misread's check digit pass by
  * chance more often than not (one in eleven each), and on the second generator's tuning draws
  * every VIN found that way was wrong (2026-12-06). */
@@ -97,7 +101,8 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
   const order = [...Array(17).keys()].filter((i) => i > 0 && !sure(i)).sort((a, b) => (charConfidences[a] ?? 1) - (charConfidences[b] ?? 1));
   const seenAs = (i: number) => (choices.length === 17 ? choices[i]! : [])
     .filter((o) => o.prob >= OTHER_CHOICE_FLOOR).map((o) => normaliseVin(o.char)).filter((c) => c.length === 1);
-  const swaps = (s: string, i: number) => [...new Set([...seenAs(i), ...(LOOK_ALIKES[s[i]!] ?? [])])]
+  // Without the recogniser's choices (a bare reading) the usual look-alikes stand in for them.
+  const swaps = (s: string, i: number) => [...new Set(choices.length === 17 ? seenAs(i) : LOOK_ALIKES[s[i]!] ?? [])]
     .filter((c) => c !== s[i]).map((c) => s.slice(0, i) + c + s.slice(i + 1));
   for (const i of order) for (const v of swaps(vin, i)) if (isValidVin(v)) return { vin: v, valid: true, corrections: fixed + 1, checked: checked(v) };
   const surest = likeliestSureSwap(vin, choices);
