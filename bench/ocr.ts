@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --engine-cache DIR --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --second-draws A-B --engine-cache DIR --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -212,15 +212,33 @@ await run('boats', 'synthetic boat numbers (US, CA)', 'boat_reg_number', async (
 // tuned on. --second-out DIR writes its images there to look at, with SECOND_CASES listing each
 // one's set and expected values; --second-from DIR reads a draw written so instead of drawing it
 // again (rendering every set is most of a draw's time: several draws are read again in seconds).
+// --second-draws A-B reads the draws A to B as one set each, a draw's images under DIR/draw-N
+// where --second-out or --second-from names DIR: the figures a group of fresh draws is quoted by.
 const SECOND_CASES = 'cases.json';
 let second: SecondSyntheticSets | undefined;
 const synth2 = async () => {
-  const from = flag('second-from');
-  second ??= from ? readSecondDraw(from) : await secondSyntheticSets({ vins: 40, trailers: 40, boats: 20, draw: Number(flag('second-draw', '0')) });
-  const out = flag('second-out');
-  if (out) writeSecondDraw(out, second);
+  if (second) return second;
+  const draws = secondDraws(flag('second-draws'), Number(flag('second-draw', '0')));
+  const [from, out] = [flag('second-from'), flag('second-out')];
+  const dirOf = (dir: string, n: number) => (draws.length > 1 ? path.join(dir, `draw-${n}`) : dir);
+  const each: SecondSyntheticSets[] = [];
+  for (const n of draws) {
+    const sets = from ? readSecondDraw(dirOf(from, n)) : await secondSyntheticSets({ vins: 40, trailers: 40, boats: 20, draw: n });
+    if (out) writeSecondDraw(dirOf(out, n), sets);
+    each.push(draws.length > 1 ? withDrawNamed(sets, n) : sets);
+  }
+  second = { vins: each.flatMap((s) => s.vins), trailersH: each.flatMap((s) => s.trailersH), trailersV: each.flatMap((s) => s.trailersV), boats: each.flatMap((s) => s.boats) };
   return second;
 };
+/** The draws `range` (A-B) names, else the one draw `single`. */
+function secondDraws(range: string | undefined, single: number): number[] {
+  if (range === undefined) return [single];
+  const m = /^(\d+)-(\d+)$/.exec(range);
+  if (!m || Number(m[2]) < Number(m[1])) throw new Error(`--second-draws wants a range of draws such as 108-119, not ${range}`);
+  return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
+}
+const withDrawNamed = (sets: SecondSyntheticSets, n: number): SecondSyntheticSets =>
+  Object.fromEntries(Object.entries(sets).map(([set, cases]) => [set, (cases as SyntheticCase[]).map((c) => ({ ...c, name: `draw ${n} ${c.name}` }))])) as unknown as SecondSyntheticSets;
 const caseFile = (c: SyntheticCase) => `${c.name.replace(/[^\w.-]+/g, '_')}.jpg`;
 function writeSecondDraw(dir: string, sets: SecondSyntheticSets): void {
   fs.mkdirSync(dir, { recursive: true });
