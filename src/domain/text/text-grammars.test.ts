@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CharOptions, containerCheckDigit, isValidContainerCode, readSizeType, resolveContainerCode, resolveContainerOptions, SIZE_TYPE } from './iso6346.js';
-import { boatRegistration, isFleetNumber, lacksStateSuffix, trailerId } from './text-types.js';
+import { boatRegistration, isFleetNumber, stateNumberWithoutLetters, trailerId } from './text-types.js';
 import { hasVinStructure, isValidVin, normaliseVin, resolveVin, vinCheckDigit } from './vin.js';
 
 describe('VIN', () => {
@@ -203,7 +203,7 @@ describe('trailer, boat', () => {
 
   it.each([
     ['OR937', true], ['AZ 1063', true], ['OR 937 U', false], ['QX937', false], ['OR12345', false],
-  ])('a state number without its letters (QX: no issuing authority; five digits too many): %j → %j', (value, lacks) => expect(lacksStateSuffix(value)).toBe(lacks));
+  ])('a state number without its letters (QX: no issuing authority; five digits too many): %j → %j', (value, lacks) => expect(stateNumberWithoutLetters(value) !== undefined).toBe(lacks));
 });
 
 describe('ISO 6346 from per-character options', () => {

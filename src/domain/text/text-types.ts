@@ -46,10 +46,10 @@ const BOAT_AUTHORITIES = new Set(('AL AK AZ AR CF CO CT DE DC FL GA HI ID IL IN 
 const DIGIT_AS_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
 
 /** A US state's hull number read without the letters that end every one (OR937 for OR 937 U):
- * an issuing authority's code and 1 to 4 digits, and nothing after them. */
-export function lacksStateSuffix(value: string): boolean {
-  const m = /^([A-Z]{2}) ?\d{1,4}$/.exec(value);
-  return !!m && BOAT_AUTHORITIES.has(m[1]!);
+ * an issuing authority's code and 1 to 4 digits, and nothing after them; its code and digits. */
+export function stateNumberWithoutLetters(value: string): { state: string; digits: string } | undefined {
+  const m = /^([A-Z]{2}) ?(\d{1,4})$/.exec(value);
+  return m && BOAT_AUTHORITIES.has(m[1]!) ? { state: m[1]!, digits: m[2]! } : undefined;
 }
 
 /** Hull registration numbers. US state numbering (33 CFR 174): two-letter state code, 1 to 4

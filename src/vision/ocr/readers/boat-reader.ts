@@ -1,12 +1,11 @@
-import { boatRegistration, lacksStateSuffix } from '../../../domain/text/text-types.js';
+import { boatRegistration, stateNumberWithoutLetters } from '../../../domain/text/text-types.js';
 import type { RawImage } from '../../image/decode.js';
 import { padQuad, type Quad, quadSize, widenQuad } from '../../image/quad.js';
-import { warpQuad } from '../../image/warp.js';
-import { ALPHANUMERIC } from '../dictionary.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { TextReading } from '../ocr.types.js';
 import { extentOf, meanConfidence, neighbourGroups, type Placed } from './line-geometry.js';
 import { best } from './pick.js';
+import { readRow } from './row-reread.js';
 
 type Weighed = TextReading & { weight: number; group: Placed[] };
 
@@ -21,8 +20,9 @@ export async function readBoat(engine: OcrEngine, image: RawImage, lines: Placed
     return value ? [{ value, confidence: meanConfidence(group), orientation: group[0]!.line.orientation, box: extentOf(group), weight: boatWeight(value, group), group }] : [];
   }).sort((a, b) => b.weight - a.weight);
   const top = found[0];
-  if (top && lacksStateSuffix(top.value)) {
-    const whole = await withSuffix(engine, image, top);
+  const stem = top && stateNumberWithoutLetters(top.value);
+  if (stem) {
+    const whole = await withLetters(engine, image, top, stem);
     if (whole) return best([whole]);
   }
   return best(found);
@@ -32,7 +32,7 @@ export async function readBoat(engine: OcrEngine, image: RawImage, lines: Placed
  * digits, letters) counts twice, whole however many boxes it was read in (the state code is
  * often boxed apart: WI and 2589V); any other mark counts less for each line joined into it,
  * which keeps unrelated words out of it. */
-export function boatWeight(value: string, group: Placed[]): number {
+function boatWeight(value: string, group: Placed[]): number {
   return /^[A-Z]{2} \d/.test(value) ? 2 * meanConfidence(group) : meanConfidence(group) / group.length;
 }
 
@@ -44,7 +44,7 @@ const ROW_PAD = 0.15;
 
 /** The row of a group's lines from the first one's left end to past the last one's right end
  * (SUFFIX_REACH), along their own axis. */
-export function suffixRow(group: readonly Placed[], value: string): Quad {
+function suffixRow(group: readonly Placed[], value: string): Quad {
   const [first, last] = [group[0]!.line.box, group[group.length - 1]!.line.box];
   const row: Quad = [first[0], last[1], last[2], first[3]];
   const { width, height } = quadSize(row);
@@ -52,15 +52,12 @@ export function suffixRow(group: readonly Placed[], value: string): Quad {
   return padQuad(widenQuad(row, 0, SUFFIX_REACH * pitch), 0, ROW_PAD);
 }
 
-/** `found` (a state code and digits) with the letters after it, read from its row lengthened to
- * the right. Only the letters are taken from that look, and only where it reads the same digits
- * just before them: the code and digits were read in the detector's own boxes, often in pieces
- * each read whole (an outlined MN read as MT across the whole row). */
-async function withSuffix(engine: OcrEngine, image: RawImage, found: Weighed): Promise<Weighed | undefined> {
-  const [, state, digits] = /^([A-Z]{2}) ?(\d{1,4})$/.exec(found.value)!;
-  const row = suffixRow(found.group, found.value);
-  const { width, height } = quadSize(row);
-  const [d] = await engine.recognizeCrops([warpQuad(image, row, Math.max(1, Math.round(width)), Math.max(1, Math.round(height)))], { charset: ALPHANUMERIC });
+/** `found`, a state code and digits (`stem`), with the letters after it, read from its row
+ * lengthened to the right. Only the letters are taken from that look, and only where it reads the
+ * same digits just before them: the code and digits were read in the detector's own boxes, often
+ * in pieces each read whole (an outlined MN read as MT across the whole row). */
+async function withLetters(engine: OcrEngine, image: RawImage, found: Weighed, { state, digits }: { state: string; digits: string }): Promise<Weighed | undefined> {
+  const d = await readRow(engine, image, suffixRow(found.group, found.value));
   const letters = d && new RegExp(`(?<!\\d)${digits} ?([A-Z]{1,2})(?![A-Z0-9])`).exec(d.text.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim())?.[1];
   return letters ? { ...found, value: `${state} ${digits} ${letters}`, confidence: Math.min(found.confidence, d.confidence) } : undefined;
 }

@@ -1,11 +1,10 @@
 import type { RawImage } from '../../image/decode.js';
 import { padQuad, type Quad, quadCentre, quadSize, widenQuad } from '../../image/quad.js';
-import { warpQuad } from '../../image/warp.js';
-import { ALPHANUMERIC } from '../dictionary.js';
 import { type ReadChoices, resolveVin } from '../../../domain/text/vin.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import type { ReadLinesOptions, TextLine, TextReading } from '../ocr.types.js';
 import { fillThinBands } from '../../image/thin-bands.js';
+import { readRow } from './row-reread.js';
 import { extentOf, meanConfidence, neighbourGroups, placed, type Placed, sameLine } from './line-geometry.js';
 
 /** VINs (ISO 3779) from an image's text lines: every 17-character window of each line and of
@@ -18,8 +17,7 @@ export async function readVin(engine: OcrEngine, image: RawImage, lines: Placed[
   const found = vinsIn(lines);
   if (found.length > 0) return found;
   for (const row of partialVinRows(lines).slice(0, 2)) {
-    const { width, height } = quadSize(row);
-    const [d] = await engine.recognizeCrops([warpQuad(image, row, Math.round(width), Math.round(height))], { charset: ALPHANUMERIC });
+    const d = await readRow(engine, image, row);
     if (!d || d.confidence < 0.3) continue;
     const line: TextLine = { ...d, box: row, orientation: 'horizontal', layout: 'upright' };
     const again = vinsIn(placed([line]));
