@@ -237,8 +237,10 @@ function secondDraws(range: string | undefined, single: number): number[] {
   if (!m || Number(m[2]) < Number(m[1])) throw new Error(`--second-draws wants a range of draws such as 108-119, not ${range}`);
   return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
 }
-const withDrawNamed = (sets: SecondSyntheticSets, n: number): SecondSyntheticSets =>
-  Object.fromEntries(Object.entries(sets).map(([set, cases]) => [set, (cases as SyntheticCase[]).map((c) => ({ ...c, name: `draw ${n} ${c.name}` }))])) as unknown as SecondSyntheticSets;
+function withDrawNamed(sets: SecondSyntheticSets, n: number): SecondSyntheticSets {
+  const named = (cases: SyntheticCase[]) => cases.map((c) => ({ ...c, name: `draw ${n} ${c.name}` }));
+  return { vins: named(sets.vins), trailersH: named(sets.trailersH), trailersV: named(sets.trailersV), boats: named(sets.boats) };
+}
 const caseFile = (c: SyntheticCase) => `${c.name.replace(/[^\w.-]+/g, '_')}.jpg`;
 function writeSecondDraw(dir: string, sets: SecondSyntheticSets): void {
   fs.mkdirSync(dir, { recursive: true });

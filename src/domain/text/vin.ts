@@ -99,7 +99,7 @@ export function resolveVin(text: string, charConfidences: number[] = [], choices
   // check digit applies) never does.
   const sure = (i: number) => charConfidences.length === 17 && (charConfidences[i] ?? 1) >= 0.85;
   const order = [...Array(17).keys()].filter((i) => i > 0 && !sure(i)).sort((a, b) => (charConfidences[a] ?? 1) - (charConfidences[b] ?? 1));
-  const seenAs = (i: number) => (choices.length === 17 ? choices[i]! : [])
+  const seenAs = (i: number) => choices[i]!
     .filter((o) => o.prob >= OTHER_CHOICE_FLOOR).map((o) => normaliseVin(o.char)).filter((c) => c.length === 1);
   // Without the recogniser's choices (a bare reading) the usual look-alikes stand in for them.
   const swaps = (s: string, i: number) => [...new Set(choices.length === 17 ? seenAs(i) : LOOK_ALIKES[s[i]!] ?? [])]
