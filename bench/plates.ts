@@ -147,7 +147,7 @@ async function benchPairs(name: string, samples: readonly PlateSample[], pipelin
         const other = looseKey(pair[1 - i]!.plate);
         const box = boxes[i];
         const hit = hits[i];
-        outcomes.push({ label: s.plate, plates: res.plates.map((p) => p.plate).filter((p) => looseKey(p) !== other), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined });
+        outcomes.push({ label: s.plate, plates: res.plates.map((p) => p.plate).filter((p) => looseKey(p) !== other), ms, cpuMs, iou: hit && box ? iou(hit.box, box) : undefined, coverage: box && coverage(box, res.plates.map((p) => p.box)) });
       });
       if (showMisses && !hits.every(Boolean)) console.log(`  miss ${pair.map((s) => s.plate).join(' + ')}: ${res.plates.map((p) => p.plate).join(' ') || '-'}`);
     }
