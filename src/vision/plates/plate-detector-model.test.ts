@@ -69,6 +69,21 @@ describe('plate detector input', () => {
     expect((await toDetectorInput(photo(1024, 768))).canvas).toEqual({ width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT });
   });
 
+  it('places a photo on the larger canvas a finer look asks for, never larger than the photo at its own size', async () => {
+    const grey = (width: number, height: number): RawImage => ({ data: Buffer.alloc(width * height, 128), width, height, channels: 1 });
+    const frame = await toDetectorInput(grey(1920, 1080), 1, undefined, 960);
+    expect(frame.canvas).toEqual({ width: 960, height: 576 });
+    expect(frame.scale).toBe(0.5);
+    expect((await toDetectorInput(grey(1080, 1920), 1, undefined, 960)).canvas).toEqual({ width: 576, height: 960 });
+    // An 800 x 600 photo is seen at its own size at most, on the canvas of the same shape that holds it.
+    const small = await toDetectorInput(grey(800, 600), 1, undefined, 960);
+    expect(small.canvas).toEqual({ width: 800, height: 480 });
+    expect(small.scale).toBe(0.8);
+    // The default and the zoomed look keep the training frames' canvas and scale.
+    expect((await toDetectorInput(grey(1920, 1080))).canvas).toEqual({ width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT });
+    expect((await toDetectorInput(grey(1920, 1080), CLOSE_UP_ZOOM, undefined, 960)).scale).toBeCloseTo(CLOSE_UP_ZOOM / 3, 9);
+  });
+
   it('puts a zoomed photo on a smaller canvas, a multiple of 32 with grey around it, not the whole input', async () => {
     const photo: RawImage = { data: Buffer.alloc(720 * 1280, 255), width: 1280, height: 720, channels: 1 };
     const { input, scale, canvas } = await toDetectorInput(photo, CLOSE_UP_ZOOM);

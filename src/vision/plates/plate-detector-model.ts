@@ -32,10 +32,13 @@ export interface PlateDetection {
 
 export interface PlateDetector {
   /** `zoom` (default 1): the share of the detector's input the photo fills; see CLOSE_UP_ZOOM.
-   * `minScore` and `vehicleMinScore`: floors of a plate's and a vehicle's peak (DETECTOR_FLOOR,
-   * VEHICLE_FLOOR). */
-  detect(image: RawImage, options?: { minScore?: number; vehicleMinScore?: number; zoom?: number }): Promise<PlateDetection>;
+   * `side` (default DETECTOR_WIDTH): the longer side of the input a whole photo is placed on
+   * (see `fullCanvas`). `minScore` and `vehicleMinScore`: floors of a plate's and a vehicle's
+   * peak (DETECTOR_FLOOR, VEHICLE_FLOOR). */
+  detect(image: RawImage, options?: DetectOptions): Promise<PlateDetection>;
 }
+
+export interface DetectOptions { minScore?: number; vehicleMinScore?: number; zoom?: number; side?: number }
 
 export interface PlateDetectorOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
   /** Model file (default: models/plate-detector.onnx). */
@@ -67,12 +70,17 @@ const ZOOM_CANVAS_MARGIN = 64;
 
 interface Canvas { width: number; height: number }
 
-/** The canvas a whole photo is placed on: 640 x 384, turned to 384 x 640 for a photo taller
- * than wide (a phone held upright), which on 640 x 384 filled a third of the input and showed
- * its plate at 0.6 times the size, for the same detector cost. Wide and square photos keep the
- * training frames' canvas. */
-function fullCanvas(width: number, height: number): Canvas {
-  return height > width ? { width: DETECTOR_HEIGHT, height: DETECTOR_WIDTH } : { width: DETECTOR_WIDTH, height: DETECTOR_HEIGHT };
+/** The canvas a whole photo is placed on: the training frames' 640 x 384, or as large as `side`
+ * asks (960 x 576: a 1080p frame at half its size, where a plate 50-60 px wide is still a plate
+ * to the detector; at a third it is a smudge), of the same shape; never larger than the photo
+ * needs to be seen at its own size, nor smaller than 640 x 384. Turned for a photo taller than
+ * wide (a phone held upright), which on 640 x 384 filled a third of the input and showed its
+ * plate at 0.6 times the size, for the same detector cost. */
+export function fullCanvas(width: number, height: number, side = DETECTOR_WIDTH): Canvas {
+  const fit = Math.ceil(Math.max(width, height) / SIDE_STEP) * SIDE_STEP;
+  const long = Math.max(DETECTOR_WIDTH, Math.min(Math.round(side / SIDE_STEP) * SIDE_STEP, fit));
+  const short = Math.round((long * DETECTOR_HEIGHT) / DETECTOR_WIDTH / SIDE_STEP) * SIDE_STEP;
+  return height > width ? { width: short, height: long } : { width: long, height: short };
 }
 
 /** The canvas a photo of `width` x `height` input pixels is placed on, within `full`: all of it
@@ -93,9 +101,11 @@ const fullSizeViews = new WeakMap<RawImage, RawImage>();
  * `detectorCanvas` gives), and the scale from photo to input pixels. A photo shrunk by half or
  * more is shrunk by libvips (cubic), several times faster than in JavaScript on a 1080p photo;
  * its pixels differ from an area average by about one grey level. A zoomed look at a photo
- * already seen whole is shrunk from that view. `take` lends the buffer (FloatBufferPool). */
-export async function toDetectorInput(image: RawImage, zoom = 1, take: (n: number) => Float32Array = (n) => new Float32Array(n)): Promise<{ input: Float32Array; scale: number; canvas: Canvas }> {
-  const full = fullCanvas(image.width, image.height);
+ * already seen whole is shrunk from that view. `take` lends the buffer (FloatBufferPool); `side`
+ * as in `fullCanvas`. */
+export async function toDetectorInput(image: RawImage, zoom = 1, take: (n: number) => Float32Array = (n) => new Float32Array(n), side = DETECTOR_WIDTH): Promise<{ input: Float32Array; scale: number; canvas: Canvas }> {
+  // CLOSE_UP_ZOOM is a share of the training frames' canvas, whatever side the whole look had.
+  const full = fullCanvas(image.width, image.height, zoom < 1 ? DETECTOR_WIDTH : side);
   const scale = zoom * Math.min(full.width / image.width, full.height / image.height);
   const w = Math.max(1, Math.round(image.width * scale));
   const h = Math.max(1, Math.round(image.height * scale));
@@ -135,7 +145,7 @@ export async function createPlateDetector(options: PlateDetectorOptions = {}): P
   const inputs = new FloatBufferPool(2);
   return {
     async detect(image, opts = {}) {
-      const { input, scale, canvas } = await toDetectorInput(image, opts.zoom, inputs.take);
+      const { input, scale, canvas } = await toDetectorInput(image, opts.zoom, inputs.take, opts.side);
       let outputs: Awaited<ReturnType<typeof runOutputs>>;
       try {
         outputs = await runOutputs(session, input, [1, 3, canvas.height, canvas.width]);

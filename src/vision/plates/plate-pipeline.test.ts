@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import type { PlateReadOptions } from './plate.types.js';
 import { completions, createPlatePipeline, type PlateOcr, SECOND_OPINION_MIN_WIDTH } from './plate-pipeline.js';
-import { distinctView } from './plate-modes.js';
+import { distinctView, FINER_PLATE_SIDE } from './plate-modes.js';
 import { bestOfViews, breakTwinTies, twinTie } from './reading-choice.js';
 import { type CropRecognizer, PLATE_CHARSET } from './plate-reread.js';
 import { withFoldedTwins } from './plate-text-model.js';
@@ -496,6 +496,23 @@ describe('the plate detector first', () => {
     let asked = 0;
     await createPlatePipeline(ocr, { plateDetector: found, vehicles: { detect: async () => (asked++, []) } }).read(blank(1280, 720), options({ mode: 'redaction' }));
     expect(asked).toBe(0);
+  });
+
+  it('redaction also returns the plates only the finer look boxes, once each; regular mode takes no finer look', async () => {
+    const { ocr } = fakeOcr('', 0.9);
+    const far: Box = { xmin: 1000, ymin: 600, xmax: 1040, ymax: 615 };
+    const sides: Array<number | undefined> = [];
+    // The first look boxes the near plate; the finer one boxes it again, and the far one.
+    const looking: PlateDetector = {
+      detect: async (_image, opts) => (sides.push(opts?.side), platesOnly(opts?.side === FINER_PLATE_SIDE ? [{ box: plateBox, score: 0.92 }, { box: far, score: 0.6 }] : [{ box: plateBox, score: 0.9 }])),
+    };
+    const res = await createPlatePipeline(ocr, { plateDetector: looking }).read(blank(1280, 720), options({ mode: 'redaction' }));
+    expect(res.plates.map((p) => p.dscore)).toEqual([0.9, 0.6]);
+    expect(contains(res.plates[0]!.box, plateBox) && contains(res.plates[1]!.box, far)).toBe(true);
+    expect(sides).toEqual([640, FINER_PLATE_SIDE]);
+    sides.length = 0;
+    await createPlatePipeline(ocr, { plateDetector: looking }).read(blank(1280, 720), options());
+    expect(sides).toEqual([640]);
   });
 
   it('redaction returns a close-up\'s whole plate, which the detector boxes only in the photo shrunk', async () => {

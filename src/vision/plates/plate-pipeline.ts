@@ -196,17 +196,30 @@ function lookForVehicles(image: RawImage, options: PlateReadOptions, finder: Veh
   };
 }
 
+/** A box of the finer look that overlaps none of the first look's boxes by more than this
+ * (intersection over the smaller box) is a plate the first look missed. */
+const NEW_PLATE_OVERLAP = 0.3;
+
 /** The plate detector's look at a photo, once per photo (redaction takes its boxes down to
  * threshold_d), and whether the photo is a close-up (a phone held to the plate): a plate too
  * large for the detector, which boxes nothing or pieces of it, unsurely. One look at the photo
- * shrunk (CLOSE_UP_ZOOM) tells; a close-up's plates are the shrunk look's. */
-async function platesOf(image: RawImage, detector: PlateDetector, mode: ModeSettings, options: PlateReadOptions): Promise<PlateDetection & { closeUp: boolean }> {
+ * shrunk (CLOSE_UP_ZOOM) tells; a close-up's plates are the shrunk look's. Where the pass asks
+ * for it (PassSettings.finerSide), a second look on a larger canvas adds the plates too small
+ * for the first. */
+async function platesOf(image: RawImage, detector: PlateDetector, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions): Promise<PlateDetection & { closeUp: boolean }> {
   const detectorOptions = mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {};
-  const detection = await detector.detect(image, detectorOptions);
+  const detection = await detector.detect(image, { ...detectorOptions, side: pass.detSide });
   const surest = detection.plates[0]?.score ?? 0;
-  if (surest >= CLOSE_UP_CHECK_BELOW) return { ...detection, closeUp: false };
-  const shrunk = (await detector.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM })).plates;
-  return isCloseUp(image, shrunk, surest) ? { ...detection, plates: shrunk, closeUp: true } : { ...detection, closeUp: false };
+  if (surest < CLOSE_UP_CHECK_BELOW) {
+    const shrunk = (await detector.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM })).plates;
+    if (isCloseUp(image, shrunk, surest)) return { ...detection, plates: shrunk, closeUp: true };
+  }
+  if (!pass.finerSide || pass.finerSide <= pass.detSide) return { ...detection, closeUp: false };
+  // The finer look adds the plates the first one did not box, down to the same floor; the first
+  // look's boxes stand.
+  const finer = await detector.detect(image, { ...detectorOptions, side: pass.finerSide });
+  const added = finer.plates.filter((p) => detection.plates.every((q) => overlapRatio(p.box, q.box) <= NEW_PLATE_OVERLAP));
+  return { ...detection, plates: [...detection.plates, ...added].sort((a, b) => b.score - a.score), closeUp: false };
 }
 
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
@@ -267,8 +280,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
     async read(image, options) {
       const mode = MODES[options.mode] ?? MODES.normal;
       const passes = passesFor(mode, image, !!plateDetector);
-      const detecting = plateDetector && passes.some((p) => p.source === 'plates') ? plateDetector : undefined;
-      const detection = detecting && (await platesOf(image, detecting, mode, options));
+      const platePass = plateDetector && passes.find((p) => p.source === 'plates');
+      const detection = platePass && (await platesOf(image, plateDetector, platePass, mode, options));
       // A close-up is read as the plate crop it is, at a crop's size; redaction reads it as it
       // is instead, with the whole plate's box to return read or not.
       if (detection?.closeUp && !mode.unreadPlates) return readAsCrop(image, options);
