@@ -12,9 +12,10 @@ import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring
 import type { PlateSearch } from './plate-search.js';
 import type { PlateVehicles } from './plate-vehicles.js';
 import { assignVehicles, type FoundVehicle, type VehicleFinder, vehicleHolding } from './vehicle-assignment.js';
-import { CLOSE_UP_CHECK_BELOW, CLOSE_UP_CROP_SIDE, isCloseUp, scaledResult } from './close-up.js';
+import { CLOSE_UP_CROP_SIDE, scaledResult } from './close-up.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
-import { CLOSE_UP_ZOOM, DETECTOR_FLOOR, type DetectedPlate, type PlateDetection, type PlateDetector } from './plate-detector-model.js';
+import { DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
+import { detectorLooks } from './detector-looks.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { plateBox, textBounds } from './plate-box.js';
 import { regionsOnPlates } from './plate-legend.js';
@@ -196,32 +197,6 @@ function lookForVehicles(image: RawImage, options: PlateReadOptions, finder: Veh
   };
 }
 
-/** A box of the finer look that overlaps none of the first look's boxes by more than this
- * (intersection over the smaller box) is a plate the first look missed. */
-const NEW_PLATE_OVERLAP = 0.3;
-
-/** The plate detector's look at a photo, once per photo (redaction takes its boxes down to
- * threshold_d), and whether the photo is a close-up (a phone held to the plate): a plate too
- * large for the detector, which boxes nothing or pieces of it, unsurely. One look at the photo
- * shrunk (CLOSE_UP_ZOOM) tells; a close-up's plates are the shrunk look's. Where the pass asks
- * for it (PassSettings.finerSide), a second look on a larger canvas adds the plates too small
- * for the first. */
-async function platesOf(image: RawImage, detector: PlateDetector, pass: PassSettings, mode: ModeSettings, options: PlateReadOptions): Promise<PlateDetection & { closeUp: boolean }> {
-  const detectorOptions = mode.unreadPlates ? { minScore: Math.min(options.thresholdD, DETECTOR_FLOOR) } : {};
-  const detection = await detector.detect(image, { ...detectorOptions, side: pass.detSide });
-  const surest = detection.plates[0]?.score ?? 0;
-  if (surest < CLOSE_UP_CHECK_BELOW) {
-    const shrunk = (await detector.detect(image, { ...detectorOptions, zoom: CLOSE_UP_ZOOM })).plates;
-    if (isCloseUp(image, shrunk, surest)) return { ...detection, plates: shrunk, closeUp: true };
-  }
-  if (!pass.finerSide || pass.finerSide <= pass.detSide) return { ...detection, closeUp: false };
-  // The finer look adds the plates the first one did not box, down to the same floor; the first
-  // look's boxes stand.
-  const finer = await detector.detect(image, { ...detectorOptions, side: pass.finerSide });
-  const added = finer.plates.filter((p) => detection.plates.every((q) => overlapRatio(p.box, q.box) <= NEW_PLATE_OVERLAP));
-  return { ...detection, plates: [...detection.plates, ...added].sort((a, b) => b.score - a.score), closeUp: false };
-}
-
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
   const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector, vehicleLookups = 'asked' } = pipelineOptions;
   const cropReader = pipelineOptions.cropReader ?? sceneReader;
@@ -281,7 +256,7 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const mode = MODES[options.mode] ?? MODES.normal;
       const passes = passesFor(mode, image, !!plateDetector);
       const platePass = plateDetector && passes.find((p) => p.source === 'plates');
-      const detection = platePass && (await platesOf(image, plateDetector, platePass, mode, options));
+      const detection = platePass && (await detectorLooks(image, plateDetector, platePass, { floor: mode.unreadPlates ? Math.min(options.thresholdD, DETECTOR_FLOOR) : undefined }));
       // A close-up is read as the plate crop it is, at a crop's size; redaction reads it as it
       // is instead, with the whole plate's box to return read or not.
       if (detection?.closeUp && !mode.unreadPlates) return readAsCrop(image, options);
