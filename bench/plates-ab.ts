@@ -1,9 +1,10 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--vehicles asked|head|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--search every-plate|first-sure|small-plates] [--vehicles asked|head|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
- * server builds it (configured-pipeline.ts) with PLATE_READER=--reader and PLATE_DETECTOR=--detector
+ * server builds it (configured-pipeline.ts) with PLATE_READER=--reader, PLATE_DETECTOR=--detector and
+ * PLATE_SEARCH=--search
  * (default: the server's defaults) and, with --vehicles, PLATE_VEHICLES and the vehicle
  * detector the server gives both sides (without it neither looks for vehicles), on the --split
  * half of each set (default `held`, see
@@ -25,6 +26,7 @@ import { configuredPlatePipeline } from '../src/vision/plates/configured-pipelin
 import { parsePlateFinder } from '../src/vision/plates/plate-finder.js';
 import { parsePlateLineReader } from '../src/vision/plates/plate-line-reader.js';
 import { parsePlateVehicles } from '../src/vision/plates/plate-vehicles.js';
+import { parsePlateSearch } from '../src/vision/plates/plate-search.js';
 import type { VehicleFinder } from '../src/vision/plates/vehicle-assignment.js';
 import { dominantColour } from '../src/vision/vehicles/vehicle-colour.js';
 import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.js';
@@ -46,7 +48,7 @@ const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
 const vehiclesFlag = flag('vehicles');
 const settingsB = {
-  ...defaultVisionSettings(), plateReader: parsePlateLineReader(flag('reader')), plateDetector: parsePlateFinder(flag('detector')), plateVehicles: parsePlateVehicles(vehiclesFlag),
+  ...defaultVisionSettings(), plateSearch: parsePlateSearch(flag('search')), plateReader: parsePlateLineReader(flag('reader')), plateDetector: parsePlateFinder(flag('detector')), plateVehicles: parsePlateVehicles(vehiclesFlag),
 };
 /** The vehicle finder the server's recognition workers give the pipeline (recognition.worker.ts). */
 async function serverVehicles(): Promise<VehicleFinder | undefined> {
@@ -83,7 +85,7 @@ const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
 const fingerprint = (r: PlateReadResult) => JSON.stringify(r.plates.map((p) => [p.plate, p.score, p.candidates]));
 const listed = (r: PlateReadResult) => r.plates.map((p) => `${p.plate} ${p.score}`).join(', ') || '-';
 
-console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree with PLATE_READER=${settingsB.plateReader} PLATE_DETECTOR=${settingsB.plateDetector}${vehicles ? ` PLATE_VEHICLES=${settingsB.plateVehicles}, vehicle detector on both sides` : ''}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
+console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree with PLATE_READER=${settingsB.plateReader} PLATE_DETECTOR=${settingsB.plateDetector} PLATE_SEARCH=${settingsB.plateSearch}${vehicles ? ` PLATE_VEHICLES=${settingsB.plateVehicles}, vehicle detector on both sides` : ''}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
 const sets = await loadPlateSets(dataDir, split);
 for (const name of wanted) {
   const all = sets[name];

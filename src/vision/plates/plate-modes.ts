@@ -3,6 +3,12 @@ import { PLATE_MARGINS, type PlateMargins, REDACTION_MARGINS } from './plate-box
 import { CLOSE_UP_PAD_X } from './plate-reread.js';
 import type { PlateMode } from './plate.types.js';
 
+/** The plate detector's second look (detector-looks.ts): the canvas's longer side, and which of
+ * the first look's boxes keep it from adding its own box there: `every-box`, or only `sure-boxes`
+ * (CLOSE_UP_CHECK_BELOW), so that beside an unsure first box its own box of that plate is read
+ * too and the better reading stands. */
+export interface FinerLook { side: number; blockedBy: 'every-box' | 'sure-boxes' }
+
 export interface PassSettings {
   /** Where the pass's candidates come from: the text detector's lines (default), or the plate
    * detector's boxes (plate-detector-model.ts), each looked at in a close-up. */
@@ -13,9 +19,9 @@ export interface PassSettings {
   /** Longer side of the detector input: the text detector's, or for a `plates` pass the plate
    * detector's canvas (plate-detector-model.ts `fullCanvas`). */
   detSide: number;
-  /** A `plates` pass: the plate detector looks a second time on a canvas this large and adds
-   * the plates it boxes that the first look did not (see FINER_PLATE_SIDE). */
-  finerSide?: number;
+  /** A `plates` pass: the plate detector looks a second time, on a larger canvas (see
+   * FINER_PLATE_SIDE), and adds the plates it boxes that the first look did not. */
+  finer?: FinerLook;
   /** Most pixels of the detector input for photos it shrinks (default: `detSide` alone). */
   detPixels?: number;
   /** Small images (plate crops) are enlarged at most this much for the detector: more only
@@ -84,13 +90,15 @@ const NORMAL_TEXT_PASSES: PassSettings[] = [
   { detSide: 960, maxUpscale: 2, candidates: 6, boxThreshold: 0.6, refine: 3 },
 ];
 
-/** The plate detector's second, finer look in redaction mode (PassSettings.finerSide): 960 x 576,
- * where a 1080p frame shows it plates of 50-60 px (a second car farther off, a wide gate camera)
- * that it boxes barely or not at all at 640 x 384. Held half, the scenes two at a time on one
- * 1080p canvas (`bench:plates -- --pairs --modes redaction`, 2026-12-06): US plates covered
- * 92.2% -> 98.4%, eu and br 100% both; single photos 100% both, at about 1.2 times the time.
- * Regular mode does not take it: in place of the first look it read 6 fewer single photos of the
- * held half, beside it 3 fewer, at 1.3-1.7 times the time (docs/recognition.md). */
+/** The canvas of the plate detector's second, finer look (PassSettings.finer): 960 x 576, where a
+ * 1080p frame shows it plates of 50-60 px (a second car farther off, a wide parking view) that it
+ * boxes barely or not at all at 640 x 384 (fit half, two scene photos on one 1080p canvas: US
+ * plates boxed at 0.5 or more 42 -> 63 of 66). Redaction takes it, adding boxes where the first
+ * look boxed nothing: held half, two photos to a canvas (`bench:plates -- --pairs --modes
+ * redaction`, 2026-12-06), US plates covered 92.2% -> 98.4%; single photos 100% both, at 1.24-1.34
+ * times the time. Letting it box beside unsure first boxes too covered 100% of the pairs but read
+ * 2 fewer held US single photos. Regular mode takes it only with PLATE_SEARCH=small-plates
+ * (plate-search.ts): by default it cost held single photos plates and time (docs/benchmarks.md). */
 export const FINER_PLATE_SIDE = 960;
 
 const REDACTION_TEXT_PASS: PassSettings = { detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 };
@@ -127,7 +135,7 @@ export const MODES: Record<PlateMode, ModeSettings> = {
   // plate detector's boxes whether they are read or not.
   redaction: {
     passes: [REDACTION_TEXT_PASS],
-    detectorPasses: [{ source: 'plates', detSide: 640, finerSide: FINER_PLATE_SIDE, maxUpscale: 2, candidates: 16, boxThreshold: 0.45, refine: 8 }, REDACTION_TEXT_PASS],
+    detectorPasses: [{ source: 'plates', detSide: 640, finer: { side: FINER_PLATE_SIDE, blockedBy: 'every-box' }, maxUpscale: 2, candidates: 16, boxThreshold: 0.45, refine: 8 }, REDACTION_TEXT_PASS],
     minLength: 2, maxLength: 10, readPadding: { x: 0.1, y: 0.05, closeUpX: CLOSE_UP_PAD_X }, sureScore: 0.8, plateMargins: REDACTION_MARGINS,
     unreadPlates: { margin: { x: 0.15, y: 0.3 } },
     secondOpinion: 'twin-ties',

@@ -515,6 +515,44 @@ describe('the plate detector first', () => {
     expect(sides).toEqual([640]);
   });
 
+  it('regular mode reads a plate only the finer look boxes where the server asks for small plates (PLATE_SEARCH=small-plates)', async () => {
+    const far: Box = { xmin: 1000, ymin: 600, xmax: 1060, ymax: 622 };
+    const sides: Array<number | undefined> = [];
+    const looking: PlateDetector = { detect: async (_image, opts) => (sides.push(opts?.side), platesOnly(opts?.side === FINER_PLATE_SIDE ? [{ box: far, score: 0.6 }] : [])) };
+    const boxesRead = async (search: 'every-plate' | 'small-plates', mode: 'normal' | 'fast') => {
+      const { ocr } = fakeOcr('ABC1234', 0.98);
+      const sizes = seenSizes(ocr);
+      sides.length = 0;
+      const res = await createPlatePipeline(ocr, { plateDetector: looking, search }).read(blank(1280, 720), options({ mode }));
+      // A close-up of the far box is a picture smaller than the photo's 640 px view.
+      return { plates: res.plates.map((p) => p.plate), closeUps: sizes.filter(([w, h]) => w! * h! < 640 * 360 / 2).length, sides: [...sides] };
+    };
+    const small = await boxesRead('small-plates', 'normal');
+    expect(small.sides).toEqual([640, undefined, FINER_PLATE_SIDE]);
+    expect(small.closeUps).toBeGreaterThan(0);
+    expect(small.plates).toEqual(['abc1234']);
+    // The default search and fast mode take the first look alone (and the close-up check).
+    for (const [search, mode] of [['every-plate', 'normal'], ['small-plates', 'fast']] as const) {
+      const one = await boxesRead(search, mode);
+      expect(one.sides).toEqual([640, undefined]);
+      expect(one.closeUps).toBe(0);
+    }
+  });
+
+  it('with small plates asked for, regular mode closes up on the finer look\'s box beside a box the first look was unsure of, and not beside a sure one', async () => {
+    const shifted: Box = { xmin: plateBox.xmin + 30, ymin: plateBox.ymin, xmax: plateBox.xmax + 30, ymax: plateBox.ymax };
+    const closeUps = async (firstScore: number) => {
+      const looking: PlateDetector = { detect: async (_image, opts) => platesOnly([{ box: opts?.side === FINER_PLATE_SIDE ? shifted : plateBox, score: opts?.side === FINER_PLATE_SIDE ? 0.7 : firstScore }]) };
+      const { ocr } = fakeOcr('ABC1234', 0.98);
+      const sizes = seenSizes(ocr);
+      const res = await createPlatePipeline(ocr, { plateDetector: looking, search: 'small-plates' }).read(blank(1280, 720), options());
+      expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+      return sizes.filter(([w, h]) => w! * h! < 640 * 360 / 2).length;
+    };
+    expect(await closeUps(0.9)).toBe(1);
+    expect(await closeUps(0.5)).toBe(2);
+  });
+
   it('redaction returns a close-up\'s whole plate, which the detector boxes only in the photo shrunk', async () => {
     const { ocr } = fakeOcr('', 0.9);
     const whole: Box = { xmin: 40, ymin: 60, xmax: 1240, ymax: 660 };
@@ -624,11 +662,11 @@ describe('a photo with several cars', () => {
   });
 
   it.each([
-    [undefined, 'every-plate'], ['', 'every-plate'], [' First-Sure ', 'first-sure'], ['every-plate', 'every-plate'],
+    [undefined, 'every-plate'], ['', 'every-plate'], [' First-Sure ', 'first-sure'], ['every-plate', 'every-plate'], ['small-plates', 'small-plates'],
   ])('PLATE_SEARCH %j is %s', (value, want) => expect(parsePlateSearch(value)).toBe(want));
 
   it('refuses an unknown PLATE_SEARCH, naming the choices', () => {
-    expect(() => parsePlateSearch('first')).toThrow('PLATE_SEARCH must be one of every-plate, first-sure, got "first"');
+    expect(() => parsePlateSearch('first')).toThrow('PLATE_SEARCH must be one of every-plate, first-sure, small-plates, got "first"');
   });
 });
 

@@ -9,7 +9,7 @@ import { overlapRatio } from '../image/box-overlap.js';
 import { dedupePlates, dropSubordinateText, dropTruncatedReadings, isOverlayText, spans } from './plate-dedupe.js';
 import { type CandidateReading, type CropRecognizer, rereadCandidates } from './plate-reread.js';
 import { type CharOption, type ScoredPlate, scoreReading } from './plate-scoring.js';
-import type { PlateSearch } from './plate-search.js';
+import { type PlateSearch, SMALL_PLATES_LOOK } from './plate-search.js';
 import type { PlateVehicles } from './plate-vehicles.js';
 import { assignVehicles, type FoundVehicle, type VehicleFinder, vehicleHolding } from './vehicle-assignment.js';
 import { CLOSE_UP_CROP_SIDE, scaledResult } from './close-up.js';
@@ -256,7 +256,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const mode = MODES[options.mode] ?? MODES.normal;
       const passes = passesFor(mode, image, !!plateDetector);
       const platePass = plateDetector && passes.find((p) => p.source === 'plates');
-      const detection = platePass && (await detectorLooks(image, plateDetector, platePass, { floor: mode.unreadPlates ? Math.min(options.thresholdD, DETECTOR_FLOOR) : undefined }));
+      const finer = platePass?.finer ?? (options.mode === 'normal' && search === 'small-plates' ? SMALL_PLATES_LOOK : undefined);
+      const detection = platePass && (await detectorLooks(image, plateDetector, platePass, { floor: mode.unreadPlates ? Math.min(options.thresholdD, DETECTOR_FLOOR) : undefined, finer }));
       // A close-up is read as the plate crop it is, at a crop's size; redaction reads it as it
       // is instead, with the whole plate's box to return read or not.
       if (detection?.closeUp && !mode.unreadPlates) return readAsCrop(image, options);
