@@ -13,9 +13,9 @@ const NEW_PLATE_OVERLAP = 0.3;
  * (a phone held to the plate): a plate too large for the detector, which boxes nothing or pieces
  * of it, unsurely. One look at the photo shrunk (CLOSE_UP_ZOOM) tells; a close-up's plates are
  * the shrunk look's. With `finer` (PassSettings.finer, PLATE_SEARCH=small-plates) a second look
- * on a larger canvas adds the plates too small for the first, except where the first look's
- * boxes it is `blockedBy` stand. `floor`: the lowest peak kept (redaction takes boxes down to
- * threshold_d), default the detector's.
+ * on a larger canvas adds the plates too small for the first: its boxes join the first look's
+ * except where a box of the first look that `finer.blockedBy` names covers them. `floor`: the
+ * lowest peak kept (redaction takes boxes down to threshold_d), default the detector's.
  */
 export async function detectorLooks(image: RawImage, detector: PlateDetector, pass: PassSettings, { floor, finer }: { floor?: number; finer?: FinerLook } = {}): Promise<PlateDetection & { closeUp: boolean }> {
   const options = floor === undefined ? {} : { minScore: floor };

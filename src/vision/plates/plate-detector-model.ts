@@ -76,7 +76,7 @@ interface Canvas { width: number; height: number }
  * needs to be seen at its own size, nor smaller than 640 x 384. Turned for a photo taller than
  * wide (a phone held upright), which on 640 x 384 filled a third of the input and showed its
  * plate at 0.6 times the size, for the same detector cost. */
-export function fullCanvas(width: number, height: number, side = DETECTOR_WIDTH): Canvas {
+function fullCanvas(width: number, height: number, side = DETECTOR_WIDTH): Canvas {
   const fit = Math.ceil(Math.max(width, height) / SIDE_STEP) * SIDE_STEP;
   const long = Math.max(DETECTOR_WIDTH, Math.min(Math.round(side / SIDE_STEP) * SIDE_STEP, fit));
   const short = Math.round((long * DETECTOR_HEIGHT) / DETECTOR_WIDTH / SIDE_STEP) * SIDE_STEP;

@@ -14,7 +14,7 @@ export const PLATE_SEARCHES: readonly PlateSearch[] = ['every-plate', 'first-sur
 export const parsePlateSearch = (value: string | undefined): PlateSearch => parseChoice('PLATE_SEARCH', PLATE_SEARCHES, 'every-plate', value);
 
 /** Regular mode's second detector look under PLATE_SEARCH=small-plates: its boxes are read beside
- * every first box it did not box surely, the better reading of a plate standing. Adding them only
+ * every box of the first look that is not sure, the better reading of a plate standing. Adding them only
  * where the first look boxed nothing read the fit half's two-car photos at 90.9% (US) against
  * 97.0% (2026-12-06): a small plate's first box often cuts it or sits on a grille beside it. */
 export const SMALL_PLATES_LOOK: FinerLook = { side: FINER_PLATE_SIDE, blockedBy: 'sure-boxes' };
