@@ -25,7 +25,9 @@ export async function detectorLooks(image: RawImage, detector: PlateDetector, pa
     const shrunk = (await detector.detect(image, { ...options, zoom: CLOSE_UP_ZOOM })).plates;
     if (isCloseUp(image, shrunk, surest)) return { ...detection, plates: shrunk, closeUp: true };
   }
-  if (!finer || finer.side <= pass.detSide) return { ...detection, closeUp: false };
+  // A photo no larger than the first look's canvas would be seen the same way again (the canvas
+  // never enlarges a photo past its own size, plate-detector-model.ts fullCanvas).
+  if (!finer || finer.side <= pass.detSide || Math.max(image.width, image.height) <= pass.detSide) return { ...detection, closeUp: false };
   const found = await detector.detect(image, { ...options, side: finer.side });
   const blocking = finer.blockedBy === 'every-box' ? detection.plates : detection.plates.filter((q) => q.score >= CLOSE_UP_CHECK_BELOW);
   const added = found.plates.filter((p) => blocking.every((q) => overlapRatio(p.box, q.box) <= NEW_PLATE_OVERLAP));

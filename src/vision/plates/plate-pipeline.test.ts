@@ -513,6 +513,10 @@ describe('the plate detector first', () => {
     sides.length = 0;
     await createPlatePipeline(ocr, { plateDetector: looking }).read(blank(1280, 720), options());
     expect(sides).toEqual([640]);
+    // A photo no larger than the first look's canvas is not looked at again: it would look the same.
+    sides.length = 0;
+    await createPlatePipeline(ocr, { plateDetector: looking }).read(blank(640, 480), options({ mode: 'redaction' }));
+    expect(sides).toEqual([640]);
   });
 
   it('regular mode reads a plate only the finer look boxes where the server asks for small plates (PLATE_SEARCH=small-plates)', async () => {
