@@ -6,7 +6,7 @@ import type { PlateMode } from './plate.types.js';
 /** The plate detector's second look (detector-looks.ts): the canvas's longer side, and which of
  * the first look's boxes keep it from adding its own box there: `every-box`, or only `sure-boxes`
  * (CLOSE_UP_CHECK_BELOW), so that beside an unsure first box its own box of that plate is read
- * too and the better reading stands. */
+ * too where the first box gave no sure plate, and the better reading stands. */
 export interface FinerLook { side: number; blockedBy: 'every-box' | 'sure-boxes' }
 
 export interface PassSettings {

@@ -543,18 +543,21 @@ describe('the plate detector first', () => {
     }
   });
 
-  it('with small plates asked for, regular mode closes up on the finer look\'s box beside a box the first look was unsure of, and not beside a sure one', async () => {
+  it('with small plates asked for, regular mode closes up on the finer look\'s box beside a box the first look was unsure of where that box gave no sure plate', async () => {
     const shifted: Box = { xmin: plateBox.xmin + 30, ymin: plateBox.ymin, xmax: plateBox.xmax + 30, ymax: plateBox.ymax };
-    const closeUps = async (firstScore: number) => {
+    const closeUps = async (firstScore: number, reading: ReturnType<typeof fakeOcr>) => {
       const looking: PlateDetector = { detect: async (_image, opts) => platesOnly([{ box: opts?.side === FINER_PLATE_SIDE ? shifted : plateBox, score: opts?.side === FINER_PLATE_SIDE ? 0.7 : firstScore }]) };
-      const { ocr } = fakeOcr('ABC1234', 0.98);
-      const sizes = seenSizes(ocr);
-      const res = await createPlatePipeline(ocr, { plateDetector: looking, search: 'small-plates' }).read(blank(1280, 720), options());
+      const sizes = seenSizes(reading.ocr);
+      const res = await createPlatePipeline(reading.ocr, { plateDetector: looking, search: 'small-plates' }).read(blank(1280, 720), options());
       expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
       return sizes.filter(([w, h]) => w! * h! < 640 * 360 / 2).length;
     };
-    expect(await closeUps(0.9)).toBe(1);
-    expect(await closeUps(0.5)).toBe(2);
+    // A sure first box: the finer look's box of the same plate is dropped.
+    expect(await closeUps(0.9, fakeOcr('ABC1234', 0.98))).toBe(1);
+    // An unsure first box read surely: the plate is not read again.
+    expect(await closeUps(0.5, fakeOcr('ABC1234', 0.98))).toBe(1);
+    // An unsure first box read unsurely: the finer look's box is read as well.
+    expect(await closeUps(0.5, fakeOcr('ABC1234', 0.8))).toBe(2);
   });
 
   it('redaction returns a close-up\'s whole plate, which the detector boxes only in the photo shrunk', async () => {

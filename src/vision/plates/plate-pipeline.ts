@@ -15,7 +15,7 @@ import { assignVehicles, type FoundVehicle, type VehicleFinder, vehicleHolding }
 import { CLOSE_UP_CROP_SIDE, scaledResult } from './close-up.js';
 import { resizeWithLibvips } from '../image/libvips-resize.js';
 import { DETECTOR_FLOOR, type DetectedPlate, type PlateDetector } from './plate-detector-model.js';
-import { detectorLooks } from './detector-looks.js';
+import { detectorLooks, type DetectorLooks } from './detector-looks.js';
 import { dropTextAroundPlates, surroundings } from './plate-surroundings.js';
 import { plateBox, textBounds } from './plate-box.js';
 import { regionsOnPlates } from './plate-legend.js';
@@ -197,6 +197,13 @@ function lookForVehicles(image: RawImage, options: PlateReadOptions, finder: Veh
   };
 }
 
+/** A close-up read by `pipeline` at a plate crop's size, its boxes given back in the photo's pixels. */
+async function readAsCrop(pipeline: PlatePipeline, image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> {
+  const scale = CLOSE_UP_CROP_SIDE / Math.max(image.width, image.height);
+  const crop = await resizeWithLibvips(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)), 'cubic');
+  return scaledResult(await pipeline.read(crop, options), 1 / scale, image);
+}
+
 export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelineOptions = {}): PlatePipeline {
   const { vehicles: vehicleFinder, search = 'every-plate', reader: sceneReader = ocr, secondOpinion: sceneSecondOpinion, plateDetector, vehicleLookups = 'asked' } = pipelineOptions;
   const cropReader = pipelineOptions.cropReader ?? sceneReader;
@@ -223,32 +230,28 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
   }
 
   /** The mode's passes over the photo, coarse to fine, each looking where the earlier ones left
-   * no sure plate; every line they detected goes to `seen`. */
-  async function runPasses(image: RawImage, passes: readonly PassSettings[], mode: ModeSettings, options: PlateReadOptions, detectedPlates: readonly DetectedPlate[], seen: DetectedText[]): Promise<RankedPlate[]> {
+   * no sure plate; every line they detected goes to `seen`. A `plates` pass reads the detector's
+   * `plates`, then its `deferred` boxes away from the sure plates those gave (DetectorLooks). */
+  async function runPasses(image: RawImage, passes: readonly PassSettings[], mode: ModeSettings, options: PlateReadOptions, detected: Pick<DetectorLooks, 'plates' | 'deferred'>, seen: DetectedText[]): Promise<RankedPlate[]> {
     const plates: RankedPlate[] = [];
     const scales: number[] = [];
     for (const pass of passes) {
       const sure = plates.filter((p) => p.score >= mode.sureScore);
       if (pass.fallback && (sure.length > 0 || plates.some(isPlainlyRead))) break;
       if (pass.source === 'plates') {
-        plates.push(...(await readPass(image, pass, mode, options, [], seen, detectedPlates)));
+        plates.push(...(await readPass(image, pass, mode, options, [], seen, detected.plates)));
+        const sureNow = plates.filter((p) => p.score >= mode.sureScore).map(surroundings);
+        if (detected.deferred.length > 0) plates.push(...(await readPass(image, pass, mode, options, sureNow, seen, detected.deferred)));
         continue;
       }
       const view = distinctView(pass, image, scales);
       // Beside a sure plate a finer pass looks for smaller ones, which a view no larger than
       // the earlier ones (a plate crop's own pixels) would not show.
       if (sure.length > 0 && (search === 'first-sure' || !finest(scales))) break;
-      const found = await readPass(image, view, mode, options, sure.map(surroundings), seen, detectedPlates);
+      const found = await readPass(image, view, mode, options, sure.map(surroundings), seen, detected.plates);
       plates.push(...(view === pass ? found : completions(found, plates)));
     }
     return plates;
-  }
-
-  /** A close-up read at a plate crop's size, its boxes given back in the photo's pixels. */
-  async function readAsCrop(image: RawImage, options: PlateReadOptions): Promise<PlateReadResult> {
-    const scale = CLOSE_UP_CROP_SIDE / Math.max(image.width, image.height);
-    const crop = await resizeWithLibvips(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)), 'cubic');
-    return scaledResult(await pipeline.read(crop, options), 1 / scale, image);
   }
 
   const pipeline: PlatePipeline = {
@@ -260,12 +263,12 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const detection = platePass && (await detectorLooks(image, plateDetector, platePass, { floor: mode.unreadPlates ? Math.min(options.thresholdD, DETECTOR_FLOOR) : undefined, finer }));
       // A close-up is read as the plate crop it is, at a crop's size; redaction reads it as it
       // is instead, with the whole plate's box to return read or not.
-      if (detection?.closeUp && !mode.unreadPlates) return readAsCrop(image, options);
+      if (detection?.closeUp && !mode.unreadPlates) return readAsCrop(pipeline, image, options);
       const detectedPlates = detection?.plates ?? [];
       const vehiclesAround = lookForVehicles(image, options, vehicleFinder, vehicleLookups, detection?.vehicles);
       // Every line the passes detected, in photo pixels: legends are looked for among them.
       const seen: DetectedText[] = [];
-      const plates = await runPasses(image, passes, mode, options, detectedPlates, seen);
+      const plates = await runPasses(image, passes, mode, options, { plates: detectedPlates, deferred: detection?.deferred ?? [] }, seen);
       const found = await finishedPlates(image, plates, seen, ocr, mode, options);
       const kept = mode.unreadPlates ? withDetectedPlates(found, detectedPlates, options.thresholdD, mode.unreadPlates.margin, image) : found;
       return assignVehicles(image, kept, await vehiclesAround(kept, mode), {

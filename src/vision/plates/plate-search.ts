@@ -13,8 +13,10 @@ export const PLATE_SEARCHES: readonly PlateSearch[] = ['every-plate', 'first-sur
 /** PLATE_SEARCH's value: unset or empty is `every-plate`. */
 export const parsePlateSearch = (value: string | undefined): PlateSearch => parseChoice('PLATE_SEARCH', PLATE_SEARCHES, 'every-plate', value);
 
-/** Regular mode's second detector look under PLATE_SEARCH=small-plates: its boxes are read beside
- * every box of the first look that is not sure, the better reading of a plate standing. Adding them only
- * where the first look boxed nothing read the fit half's two-car photos at 90.9% (US) against
- * 97.0% (2026-12-06): a small plate's first box often cuts it or sits on a grille beside it. */
+/** Regular mode's second detector look under PLATE_SEARCH=small-plates: its boxes are read where
+ * the first look boxed nothing, and beside a box the first look was unsure of where that box gave
+ * no sure plate, the better reading standing. Adding them only where the first look boxed nothing
+ * read the fit half's two-car photos at 90.9% (US) against 97.0% (2026-12-06): a small plate's
+ * first box often cuts it or sits on a grille beside it. Reading them beside every unsure box,
+ * sure plate or not, read as many pairs but misread plates the first box had read surely. */
 export const SMALL_PLATES_LOOK: FinerLook = { side: FINER_PLATE_SIDE, blockedBy: 'sure-boxes' };
