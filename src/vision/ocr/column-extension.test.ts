@@ -12,12 +12,14 @@ const glyphTop = (k: number) => TOP + k * (GLYPH + GAP);
 /** A grey panel with a column of dark characters (blocks 30 px wide, 40 tall, 15 apart) at
  * x 135-165 from y 100; `extra` adds dark rectangles (a word, a character set apart);
  * `bridge` cuts each character across its middle with a gap that tall (a stencil font). */
-function panel(glyphs: number, extra: Array<{ x0: number; y0: number; x1: number; y1: number }> = [], bridge = 0): RawImage {
+function panel(glyphs: number, extra: Array<{ x0: number; y0: number; x1: number; y1: number }> = [], bridge = 0, { ground = 200, ink = 40, patches = [] as Array<{ x0: number; y0: number; x1: number; y1: number; grey: number }> } = {}): RawImage {
   const width = 300, height = 700;
-  const data = Buffer.alloc(width * height * 3, 200);
-  const fill = (x0: number, y0: number, x1: number, y1: number) => {
-    for (let y = y0; y < y1; y++) data.fill(40, (y * width + x0) * 3, (y * width + x1) * 3);
+  const data = Buffer.alloc(width * height * 3, ground);
+  const fill = (x0: number, y0: number, x1: number, y1: number, grey = ink) => {
+    for (let y = y0; y < y1; y++) data.fill(grey, (y * width + x0) * 3, (y * width + x1) * 3);
   };
+  // Patches of another grey under the characters: dirt, a shadow.
+  for (const p of patches) fill(p.x0, p.y0, p.x1, p.y1, p.grey);
   const half = (GLYPH - bridge) / 2;
   for (let k = 0; k < glyphs; k++) {
     fill(LEFT, glyphTop(k), RIGHT, glyphTop(k) + half);
@@ -81,6 +83,17 @@ describe('extendColumn', () => {
     const apart = { x0: LEFT, y0: glyphTop(5) + GLYPH + 35, x1: RIGHT, y1: glyphTop(5) + 2 * GLYPH + 35 };
     const box = column(TOP - 5, glyphTop(5) + GLYPH + 5);
     expect(extendColumn(panel(6, [apart]), box)).toEqual(box);
+  });
+
+  it('takes in a pale last character on a patch of dirt past the box: the column\'s own pixels say what its ink is', () => {
+    // Pale paint on a light panel, and past the box's end a dark patch under the last character:
+    // over the whole look the patch, not the paint, stands apart from the panel.
+    const last = glyphTop(5);
+    const dirt = { x0: 95, y0: last - 10, x1: 205, y1: last + GLYPH + 10, grey: 110 };
+    const image = panel(6, [], 0, { ground: 200, ink: 245, patches: [dirt] });
+    const { y1 } = quadBounds(extendColumn(image, column(TOP - 5, glyphTop(4) + GLYPH + 5)));
+    expect(y1).toBeGreaterThanOrEqual(last + GLYPH);
+    expect(y1).toBeLessThan(last + GLYPH + GAP);
   });
 
   it('leaves a line that is not tall as it is', () => {

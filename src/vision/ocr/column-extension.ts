@@ -31,6 +31,10 @@ const SAME_INK = 45;
  * characters beyond. Nothing is read from these rows; two characters never merge (no glyph
  * stands taller than vertical-text.ts allows). */
 const WIDE_BRIDGE = 0.15;
+/** The column's own threshold is taken where it grows the box at least this much further than
+ * the whole look's, in column widths (about half a character): less is the same characters cut
+ * a pixel otherwise, and a stack's reading can turn on a pixel of its cut. */
+const FURTHER = 0.5;
 /** Looks past the ends, each reaching about a character further. */
 const MAX_STEPS = 3;
 /** Margin kept beyond the outermost character, in character heights. */
@@ -53,7 +57,12 @@ export function extendColumn(image: RawImage, quad: Quad): Quad {
   return q;
 }
 
-/** One look past each end (a character's reach): the box grown, or the same box. */
+/** One look past each end (a character's reach): the box grown, or the same box. Its ink is
+ * thresholded twice: over the whole look, and at the threshold the column's own pixels set. Dirt
+ * or a shadow past an end can take the whole look's threshold for itself, and a pale character
+ * on it is then no ink; the column's threshold, though, can take such a patch for ink where the
+ * characters are pale relief on a pale panel, whose ink is their shading. The column's is taken
+ * where it reaches at least FURTHER further, else the whole look's. */
 function extendOnce(image: RawImage, quad: Quad): Quad {
   const { width: w, height: h } = quadSize(quad);
   if (w < 6 || h < 2 * w) return quad;
@@ -62,7 +71,15 @@ function extendOnce(image: RawImage, quad: Quad): Quad {
   const lw = Math.round(w) + 2 * side;
   const lh = Math.round(h) + 2 * reach;
   const look = warpQuad(image, lengthenQuad(widenQuad(quad, side / h, side / h), reach, reach), lw, lh);
-  const ink = inkMask(look);
+  const byLook = grownAlong(quad, look, inkMask(look), side, reach);
+  const byColumn = grownAlong(quad, look, inkMask(look, { x0: side, y0: reach, x1: lw - side, y1: lh - reach }), side, reach);
+  return quadSize(byColumn).height >= quadSize(byLook).height + FURTHER * w ? byColumn : byLook;
+}
+
+/** `quad` grown to the characters `ink` shows past its ends in `look`: the box widened by `side`
+ * and lengthened by `reach` at each end, warped upright. The same box where none joins. */
+function grownAlong(quad: Quad, look: RawImage, ink: Uint8Array, side: number, reach: number): Quad {
+  const { width: lw, height: lh } = look;
   const colW = lw - 2 * side;
   const strip = new Uint8Array(colW * lh);
   for (let y = 0; y < lh; y++) strip.set(ink.subarray(y * lw + side, y * lw + side + colW), y * colW);

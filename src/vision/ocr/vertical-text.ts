@@ -1,4 +1,5 @@
 import type { RawImage } from '../image/decode.js';
+import type { PixelBox } from '../image/ink-colour.js';
 import { cropRect, resizeBilinear, toGray } from '../image/warp.js';
 import { type Component, componentBoxes } from '../image/components.js';
 import { columnBox } from './column-box.js';
@@ -40,12 +41,13 @@ const STENCIL_BRIDGE = 0.1;
 /** The tallest a character stands in a column, in column widths. */
 const TALLEST_GLYPH = 1.5;
 
-/** Ink pixels (1) of an upright column of characters: Otsu's threshold, the ink being the class
- * rarer along the border (the background surrounds the characters). */
-export function inkMask(img: RawImage): Uint8Array {
+/** Ink pixels (1) of an upright column of characters: Otsu's threshold (of the grey values in
+ * `thresholdFrom` where given, else of all), the ink being the class rarer along the border (the
+ * background surrounds the characters). */
+export function inkMask(img: RawImage, thresholdFrom?: PixelBox): Uint8Array {
   const gray = toGray(img);
   const { width: w, height: h } = img;
-  const t = otsuThreshold(gray);
+  const t = thresholdFrom ? otsuThreshold(regionOf(gray, w, thresholdFrom)) : otsuThreshold(gray);
   let borderDark = 0, borderCount = 0;
   for (let x = 0; x < w; x++) {
     borderDark += (gray[x]! <= t ? 1 : 0) + (gray[(h - 1) * w + x]! <= t ? 1 : 0);
@@ -57,6 +59,13 @@ export function inkMask(img: RawImage): Uint8Array {
   }
   const inkIsDark = borderDark / borderCount < 0.5;
   return gray.map((g) => ((g <= t) === inkIsDark ? 1 : 0));
+}
+
+/** The grey values inside `r` of a picture `w` wide. */
+function regionOf(gray: Uint8Array, w: number, r: PixelBox): Uint8Array {
+  const out = new Uint8Array((r.x1 - r.x0) * (r.y1 - r.y0));
+  for (let y = r.y0; y < r.y1; y++) out.set(gray.subarray(y * w + r.x0, y * w + r.x1), (y - r.y0) * (r.x1 - r.x0));
+  return out;
 }
 
 /** Row spans holding ink in an upright column of characters stacked top to bottom. */
