@@ -55,6 +55,10 @@ import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets, type PlateB
 import { coverage, iou } from './lib/boxes.js';
 import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
+import { backgroundsFor, pastedScene } from './lib/plate-paste.js';
+
+/** The set of crops-us plates pasted into scene photos (bench/lib/plate-paste.ts). */
+const PASTED_SET = 'pasted-us';
 import { flag, timed } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
@@ -99,6 +103,19 @@ const pairUp = <T>(all: readonly T[]): Array<[T, T]> =>
 const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
 const sets = await loadPlateSets(dataDir, split);
+// pasted-us (only when named in --sets): the split's crops-us plates pasted over the plates of
+// plates-scenes photos of every region and split, at 1080p (bench/lib/plate-paste.ts).
+const pastedPhotos = new Map<PlateSample, { bytes: Buffer; scale: number }>();
+if (wantedSets?.includes(PASTED_SET)) {
+  const everyScene = Object.entries(await loadPlateSets(dataDir, 'all')).filter(([name]) => name.startsWith('scenes-')).flatMap(([, s]) => s)
+    .sort((a, b) => a.file.localeCompare(b.file));
+  sets[PASTED_SET] = await Promise.all(backgroundsFor(sets['crops-us'] ?? [], everyScene).map(async ([crop, background]) => {
+    const { bytes, box } = await pastedScene(crop, background);
+    const sample: PlateSample = { ...crop, box };
+    pastedPhotos.set(sample, { bytes, scale: 1 });
+    return sample;
+  }));
+}
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
 // --threads N: onnxruntime intra-op threads per session (default: INFERENCE_THREADS, else cores).
 const threads = Number(flag('threads') ?? process.env.INFERENCE_THREADS) || undefined;
@@ -162,7 +179,7 @@ for (const [name, all] of Object.entries(sets)) {
     if (name.startsWith('scenes-')) for (const [reader, pipeline] of pipelines) await benchPairs(`${name} ${reader}`, samples, pipeline);
     continue;
   }
-  const photos = await Promise.all(samples.map((s) => photo(s.file)));
+  const photos = await Promise.all(samples.map((s) => pastedPhotos.get(s) ?? photo(s.file)));
   const bytes = photos.map((p) => p.bytes);
   // Warm-up: first runs allocate the sessions' buffers.
   for (const [, pipeline] of pipelines) await pipeline.read(await decodeImage(bytes[0]!), options('normal', samples[0]!.region));
