@@ -104,7 +104,8 @@ const split = flag('split', 'held') as DevSplit;
 if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_SPLITS.join(', ')}`);
 const sets = await loadPlateSets(dataDir, split);
 // pasted-us (only when named in --sets): the split's crops-us plates pasted over the plates of
-// plates-scenes photos of every region and split, at 1080p (bench/lib/plate-paste.ts).
+// plates-scenes photos of every region and split, at 1080p (bench/lib/plate-paste.ts); the
+// copies (--long-side, --frame, --jpeg-quality, --grey) and --pairs do not apply to it.
 const pastedPhotos = new Map<PlateSample, { bytes: Buffer; scale: number }>();
 if (wantedSets?.includes(PASTED_SET)) {
   const everyScene = Object.entries(await loadPlateSets(dataDir, 'all')).filter(([name]) => name.startsWith('scenes-')).flatMap(([, s]) => s)
