@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers server,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure]
+ * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers server,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure|small-plates] [--sets pasted-us [--paste-scale S]]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -107,11 +107,14 @@ const sets = await loadPlateSets(dataDir, split);
 // plates-scenes photos of every region and split, at 1080p (bench/lib/plate-paste.ts); the
 // copies (--long-side, --frame, --jpeg-quality, --grey) and --pairs do not apply to it.
 const pastedPhotos = new Map<PlateSample, { bytes: Buffer; scale: number }>();
+// --paste-scale 0.5: the pasted plates at half that size, as a car twice as far off shows them.
+const pasteScale = Number(flag('paste-scale', '1'));
+if (!(pasteScale > 0 && pasteScale <= 1)) throw new Error('--paste-scale wants a share of the plate\'s size, over 0 and at most 1');
 if (wantedSets?.includes(PASTED_SET)) {
   const everyScene = Object.entries(await loadPlateSets(dataDir, 'all')).filter(([name]) => name.startsWith('scenes-')).flatMap(([, s]) => s)
     .sort((a, b) => a.file.localeCompare(b.file));
   sets[PASTED_SET] = await Promise.all(backgroundsFor(sets['crops-us'] ?? [], everyScene).map(async ([crop, background]) => {
-    const { bytes, box } = await pastedScene(crop, background);
+    const { bytes, box } = await pastedScene(crop, background, { scale: pasteScale });
     const sample: PlateSample = { ...crop, box };
     pastedPhotos.set(sample, { bytes, scale: 1 });
     return sample;

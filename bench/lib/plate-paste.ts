@@ -11,8 +11,10 @@ import type { PlateBox, PlateSample } from './plates-dataset.js';
  * narrower US plate left a European one's characters showing at either side, read into the
  * number), then the crop is scaled to the labeled box's width, or kept at its own size where
  * that would enlarge it, and centred on the box. So every photo of every region serves.
+ * `scale` shrinks the pasted plate further (0.5: a car twice as far off, the plates the
+ * scene sets' misses are made of).
  */
-export async function pastedScene(crop: PlateSample, background: PlateSample, frame = { width: 1920, height: 1080 }): Promise<{ bytes: Buffer; box: PlateBox }> {
+export async function pastedScene(crop: PlateSample, background: PlateSample, { frame = { width: 1920, height: 1080 }, scale = 1 } = {}): Promise<{ bytes: Buffer; box: PlateBox }> {
   if (!background.box) throw new Error(`${background.file}: a background needs a labeled plate box`);
   const source = await readFile(background.file);
   const meta = await sharp(source).metadata();
@@ -22,7 +24,7 @@ export async function pastedScene(crop: PlateSample, background: PlateSample, fr
   const blurred = await sharp(scene.data, { raw: scene.info }).extract(grown).blur(Math.max(3, grown.height / 4)).raw().toBuffer();
   const plate = sharp(await readFile(crop.file)).rotate();
   const own = await plate.metadata();
-  const width = Math.max(8, Math.min(own.width ?? 1, Math.round((background.box.xmax - background.box.xmin) * k)));
+  const width = Math.max(8, Math.round(scale * Math.min(own.width ?? 1, (background.box.xmax - background.box.xmin) * k)));
   const pasted = await plate.resize({ width, kernel: 'lanczos3' }).toBuffer({ resolveWithObject: true });
   const clamp = (v: number, room: number) => Math.max(0, Math.min(room, Math.round(v)));
   const left = clamp(((background.box.xmin + background.box.xmax) / 2) * k - pasted.info.width / 2, scene.info.width - pasted.info.width);
