@@ -56,10 +56,10 @@ import { coverage, iou } from './lib/boxes.js';
 import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
 import { backgroundsFor, pastedScene } from './lib/plate-paste.js';
+import { flag, timed } from './lib/stats.js';
 
 /** The set of crops-us plates pasted into scene photos (bench/lib/plate-paste.ts). */
 const PASTED_SET = 'pasted-us';
-import { flag, timed } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const limit = Number(flag('limit', '0'));

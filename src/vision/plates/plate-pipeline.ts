@@ -240,8 +240,10 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       if (pass.fallback && (sure.length > 0 || plates.some(isPlainlyRead))) break;
       if (pass.source === 'plates') {
         plates.push(...(await readPass(image, pass, mode, options, [], seen, detected.plates)));
-        const sureNow = plates.filter((p) => p.score >= mode.sureScore).map(surroundings);
-        if (detected.deferred.length > 0) plates.push(...(await readPass(image, pass, mode, options, sureNow, seen, detected.deferred)));
+        if (detected.deferred.length > 0) {
+          const sureNow = plates.filter((p) => p.score >= mode.sureScore).map(surroundings);
+          plates.push(...(await readPass(image, pass, mode, options, sureNow, seen, detected.deferred)));
+        }
         continue;
       }
       const view = distinctView(pass, image, scales);

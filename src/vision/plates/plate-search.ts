@@ -6,7 +6,7 @@ import { FINER_PLATE_SIDE, type FinerLook } from './plate-modes.js';
  * a sure plate; `first-sure` stops at the first sure plate, for cameras that see one car at a time
  * (a gate lane); `small-plates` also has the detector look at the photo on 960 x 576
  * (FINER_PLATE_SIDE), for plates 50-60 px wide in a 1080p frame (a second car farther off, a wide
- * parking view), at about 1.7 times the time of a one-car photo. */
+ * parking view), at about 1.6 times the time of a one-car photo. */
 export type PlateSearch = 'every-plate' | 'first-sure' | 'small-plates';
 export const PLATE_SEARCHES: readonly PlateSearch[] = ['every-plate', 'first-sure', 'small-plates'];
 
