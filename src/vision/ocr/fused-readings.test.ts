@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DecodedText } from './ctc-decode.js';
-import { fuseReadings } from './fused-readings.js';
+import { fuseReadings, withDroppedCharacter } from './fused-readings.js';
 
 const reading = (text: string, confidences: number[]): DecodedText => ({
   text,
@@ -81,5 +81,33 @@ describe('fuseReadings', () => {
     expect({ ...fused, otherReading: undefined }).toEqual({ ...ppocr, otherReading: undefined });
     expect(fused.otherReading).toEqual({ text: '1T220', confidence: other.confidence, charConfidences: other.charConfidences, alternatives: other.alternatives });
     expect(fuseReadings(ppocr, reading('', []))).toBe(ppocr);
+  });
+});
+
+describe('withDroppedCharacter', () => {
+  // Second generator, stacked trailer IDs (draws 113 and 119): the stack reader read the column
+  // surely a character short; PP-OCR reading it laid out read that character.
+  it('puts back a character the stack reader dropped inside the column, look-alikes lining up', () => {
+    const stack = reading('Z999', [0.99, 1, 1, 1]);
+    const fixed = withDroppedCharacter(stack, reading('29199', [0.8, 0.99, 0.95, 0.98, 0.99]));
+    expect(fixed.text).toBe('Z9199');
+    expect(fixed.charConfidences).toEqual([0.99, 1, 0.95, 1, 1]);
+    expect(fixed.alternatives[2]).toEqual([{ char: '1', prob: 0.95 }]);
+    expect(fixed.confidence).toBeCloseTo((0.99 + 1 + 0.95 + 1 + 1) / 5);
+    // Marks in the laid-out reading are not characters.
+    expect(withDroppedCharacter(reading('YBD270', [1, 1, 1, 1, 1, 1]), reading('YBD 2070.', [0.9, 0.9, 0.9, 0.5, 0.9, 0.53, 0.9, 0.9, 0.4])).text).toBe('YBD2070');
+  });
+
+  it('adds nothing at either end, beside a like character, unsurely, or where the rest disagrees', () => {
+    const stack = reading('87386', [1, 1, 1, 1, 1]);
+    expect(withDroppedCharacter(stack, reading('873861', [1, 1, 1, 1, 1, 0.99]))).toBe(stack);
+    expect(withDroppedCharacter(stack, reading('187386', [0.99, 1, 1, 1, 1, 1]))).toBe(stack);
+    // A thin character read twice laid out (97711 as 977111).
+    const run = reading('97711', [1, 1, 1, 1, 1]);
+    expect(withDroppedCharacter(run, reading('977111', [1, 1, 1, 0.99, 0.85, 0.75]))).toBe(run);
+    expect(withDroppedCharacter(stack, reading('827386', [1, 0.4, 1, 1, 1, 1]))).toBe(stack);
+    expect(withDroppedCharacter(stack, reading('827346', [1, 0.98, 1, 1, 1, 1]))).toBe(stack);
+    expect(withDroppedCharacter(stack, reading('8273866', [1, 0.98, 1, 1, 1, 1, 1]))).toBe(stack);
+    expect(withDroppedCharacter(stack, reading('827386', [1, 0.98, 1, 1, 1, 1])).text).toBe('827386');
   });
 });

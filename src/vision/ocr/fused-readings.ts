@@ -68,3 +68,40 @@ function withChoice(choices: readonly CharCandidate[], other: CharCandidate): Ch
 }
 
 const otherReadingOf = ({ text, confidence, charConfidences, alternatives }: DecodedText): OtherReading => ({ text, confidence, charConfidences, alternatives });
+
+/** Characters two readers take for one another: where `withDroppedCharacter` lines two
+ * readings up, a pair of them still counts as the same character. */
+const LOOK_ALIKES: Record<string, string> = { O: '0', D: '0', Q: '0', I: '1', Z: '2', S: '5', B: '8', G: '6' };
+const folded = (c: string) => LOOK_ALIKES[c.toUpperCase()] ?? c.toUpperCase();
+
+/** `first` with the one character it dropped that `second` read, where `second`'s letters and
+ * digits are `first`'s (look-alikes counting as one: a stack's Z laid out reads 2) with one more
+ * inside the line, read at `minProb` or more, beside no character like it; else `first`. A
+ * column reader's CTC drops a thin character between two wide ones (Z9199 read Z999, YBD2070
+ * YBD270) that a line reader reading the column laid out sees. Not at either end, where a line
+ * reader adds the edge of a panel or a rivet, nor beside its own kind, where it reads one thin
+ * character twice (97711 laid out as 977111). */
+export function withDroppedCharacter(first: DecodedText, second: DecodedText, minProb = 0.5): DecodedText {
+  if (!/^[A-Za-z0-9]+$/.test(first.text)) return first;
+  const kept = [...second.text].flatMap((c, j) => (isAlphanumeric(c) ? [j] : []));
+  if (kept.length !== first.text.length + 1) return first;
+  const theirs = kept.map((j) => folded(second.text[j]!)).join('');
+  const ours = [...first.text].map(folded).join('');
+  for (let k = 1; k < kept.length - 1; k++) {
+    if (theirs.slice(0, k) + theirs.slice(k + 1) !== ours) continue;
+    const j = kept[k]!;
+    const char = second.text[j]!.toUpperCase();
+    const prob = second.charConfidences[j] ?? 0;
+    if (prob < minProb || folded(char) === theirs[k - 1] || folded(char) === theirs[k + 1]) return first;
+    const charConfidences = [...first.charConfidences.slice(0, k), prob, ...first.charConfidences.slice(k)];
+    return {
+      ...first,
+      text: first.text.slice(0, k) + char + first.text.slice(k),
+      confidence: charConfidences.reduce((s, p) => s + p, 0) / charConfidences.length,
+      charConfidences,
+      alternatives: [...first.alternatives.slice(0, k), second.alternatives[j] ?? [{ char, prob }], ...first.alternatives.slice(k)],
+      charSpans: undefined,
+    };
+  }
+  return first;
+}

@@ -17,7 +17,7 @@ import type { Quad } from './geometry.js';
 import type { ReadLinesOptions, RecognizeOptions, TextLine } from './ocr.types.js';
 import { packRecognitionLines, preparePackedLine, prepareRecognitionBatch, recWidth } from './rec-preprocess.js';
 import type { StackRecognizer } from './stack-reader.js';
-import { fuseReadings } from './fused-readings.js';
+import { fuseReadings, withDroppedCharacter } from './fused-readings.js';
 import { applyUpsideDown, type BestReading, cutLines, firstVariants, keepBest, preferAgreement, readLinesOut, secondVariants, type Variant } from './line-layouts.js';
 
 export interface DetectOptions {
@@ -238,11 +238,12 @@ async function readVariants(parts: LineParts, variants: readonly Variant[], best
   const stacked = await parts.recognizeStacks!(columns.map((v) => v.crop), { charset: options.charset });
   // The vote is PP-OCR reading the stack reader's own cut, laid out: the two misread different
   // characters (an embossed 8 as 3, a stencilled 3 as 8), so where they read as many, each
-  // character is the surer one's (docs/benchmarks.md: 384 -> 386 of 400 tuning stacks).
+  // character is the surer one's (docs/benchmarks.md: 384 -> 386 of 400 tuning stacks), and
+  // a character the stack reader dropped inside the column comes back (withDroppedCharacter).
   const votes = new Map(laidOut.flatMap((v) => (v.vote && v.decoded ? [[v.line, v.decoded] as const] : [])));
   keepBest(best, columns, stacked.map((d, k) => {
     const vote = votes.get(columns[k]!.line);
-    return vote ? fuseReadings(d, vote) : d;
+    return vote ? fuseReadings(withDroppedCharacter(d, vote), vote) : d;
   }));
 }
 
