@@ -47,6 +47,10 @@ class Up(nn.Module):
         return self.mix(self.up(self.reduce(coarse)) + self.skip(fine))
 
 
+# The layers down to stride 32: what the vehicle head (VehicleHead) reads its features from.
+ENCODER = ("stem", "s8", "s16", "s32")
+
+
 class PlateDetector(nn.Module):
     def __init__(self):
         super().__init__()
@@ -65,6 +69,23 @@ class PlateDetector(nn.Module):
         self.offset = nn.Conv2d(48, 2, 1)
         # Centres are rare: start the heatmap at a prior of 1% so early losses are not swamped.
         nn.init.constant_(self.heatmap.bias, -4.6)
+        self.encoder_frozen = False
+
+    def freeze_encoder(self) -> None:
+        """No gradients for the encoder (ENCODER), its batch norms kept in evaluation mode: the
+        vehicle head reads its stride-16 and stride-32 features, which then stay as they were."""
+        self.encoder_frozen = True
+        for name in ENCODER:
+            for p in getattr(self, name).parameters():
+                p.requires_grad_(False)
+        self.train(self.training)
+
+    def train(self, mode: bool = True) -> "PlateDetector":
+        super().train(mode)
+        if self.encoder_frozen:
+            for name in ENCODER:
+                getattr(self, name).eval()
+        return self
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """x: N x 3 x 384 x 640 RGB in [0, 1]. Heatmap logits N x 1 x 96 x 160, log sizes and

@@ -94,13 +94,26 @@ def scaled(frame: Frame, scale_jitter: float, rng: random.Random) -> tuple[np.nd
     return img, boxes
 
 
-def paste_plates(img: np.ndarray, boxes: np.ndarray, synth: PlateSynth, rng: random.Random, count: int) -> tuple[np.ndarray, np.ndarray]:
-    """Synthetic plates in perspective on the frame, away from its own plates; their boxes added."""
+def real_us_plates(root: Path | None = None) -> list[Path]:
+    """The `fit` crops of plates-crops-us: real US plates, each a whole plate, to paste."""
+    root = root or datasets_dir()
+    items = json.loads((root / "plates-crops-us" / "manifest.json").read_text())["items"]
+    paths = [root / "plates-crops-us" / item["file"] for item in items]
+    return [p for p in paths if content_side(p) == "fit"]
+
+
+def paste_plates(img: np.ndarray, boxes: np.ndarray, synth: PlateSynth, rng: random.Random, count: int,
+                 real: list[np.ndarray] | None = None, real_share: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Plates in perspective on the frame, away from its own plates; their boxes added. Each is
+    synthetic, or with `real_share` one of the `real` plate crops."""
     out = [boxes]
     h, w = img.shape[:2]
     for _ in range(count):
-        layout = rng.choices(LAYOUTS, weights=[l.weight for l in LAYOUTS])[0]
-        plate, _ = synth.render_plate(synth.plate_text(layout), layout)
+        if real and rng.random() < real_share:
+            plate = real[rng.randrange(len(real))]
+        else:
+            layout = rng.choices(LAYOUTS, weights=[l.weight for l in LAYOUTS])[0]
+            plate, _ = synth.render_plate(synth.plate_text(layout), layout)
         pw = rng.uniform(16, 160)
         ph = pw * plate.shape[0] / plate.shape[1]
         if pw >= w - 4 or ph >= h - 4:
@@ -150,11 +163,14 @@ def targets(boxes: np.ndarray, size: int) -> dict[str, np.ndarray]:
 
 
 class DetectorStream(IterableDataset):
-    """Endless training windows: frames (with plates or none) and pasted synthetic plates."""
+    """Endless training windows: frames (with plates or none) and pasted plates, synthetic or
+    (`real_share` of them) real crops from `real` (real_us_plates)."""
 
-    def __init__(self, frames: list[Frame], seed: int):
+    def __init__(self, frames: list[Frame], seed: int, real: list[Path] | None = None, real_share: float = 0.0):
         self.frames = frames
         self.seed = seed
+        self.real = real or []
+        self.real_share = real_share
 
     def __iter__(self):
         seed = worker_seed(self.seed)
@@ -163,6 +179,7 @@ class DetectorStream(IterableDataset):
         with_plates = [f for f in self.frames if f.boxes]
         weights = [SOURCE_WEIGHTS.get(f.source, DEV_SCENE_WEIGHT) for f in with_plates]
         without = [f for f in self.frames if not f.boxes]
+        real = [read_rgb(p) for p in self.real] if self.real_share > 0 else []
         while True:
             if rng.random() < 0.75 or not without:
                 frame = rng.choices(with_plates, weights)[0]
@@ -170,7 +187,7 @@ class DetectorStream(IterableDataset):
                 frame = rng.choice(without)
             img, boxes = scaled(frame, 0.5, rng)
             if rng.random() < 0.6:
-                img, boxes = paste_plates(img, boxes, synth, rng, rng.randint(1, 4))
+                img, boxes = paste_plates(img, boxes, synth, rng, rng.randint(1, 4), real, self.real_share)
             # A window around a plate most of the time, anywhere otherwise.
             h, w = img.shape[:2]
             pad_h, pad_w = max(0, CROP - h), max(0, CROP - w)

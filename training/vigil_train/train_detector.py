@@ -20,7 +20,7 @@ from torch.utils.data import DataLoader
 
 from .centernet import box_loss, focal_loss, validation_score
 from .detector import IN_H, IN_W, STRIDE, DetectorExport, PlateDetector
-from .detector_data import DetectorStream, Frame, iou, load_frames, read_rgb
+from .detector_data import DetectorStream, Frame, iou, load_frames, read_rgb, real_us_plates
 from .model import parameter_count
 from .runs import Run, device_of, loader_options, run_arguments, schedule
 from .warm_start import load_onnx_weights
@@ -65,6 +65,10 @@ def evaluate(model: nn.Module, frames: list[Frame], threshold: float = 0.3) -> d
 def main() -> None:
     ap = run_arguments(__doc__, run="runs/detector", minutes=100, steps=6000, batch=16, lr=2e-3, warmup=300, seed=11)
     ap.add_argument("--init", type=Path, help="a fresh run starts from this exported model (../models/plate-detector.onnx)")
+    ap.add_argument("--real-us-share", type=float, default=0.0,
+                    help="share of the pasted plates that are real fit crops of plates-crops-us instead of synthetic ones")
+    ap.add_argument("--freeze-encoder", action="store_true",
+                    help="train the decoder and head only: the vehicle head's features stay as --init gave them")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -82,10 +86,12 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
-    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step), batch_size=args.batch, **loader_options(args.workers))
+    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step, real_us_plates() if args.real_us_share > 0 else None, args.real_us_share), batch_size=args.batch, **loader_options(args.workers))
 
     if args.init and run.step == 0:
         load_onnx_weights(model, args.init, next(iter(stream))[0], DetectorExport)
+    if args.freeze_encoder:
+        model.freeze_encoder()
     device = device_of(args.device)
     run.to(device)
     print(f"training on {device}, {args.workers} data workers", flush=True)
