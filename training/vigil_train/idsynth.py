@@ -10,6 +10,7 @@ Unlike plate targets, O and I stay letters: an ISO 6346 owner code needs them.""
 
 from __future__ import annotations
 
+import math
 import random
 
 import cv2
@@ -91,8 +92,12 @@ PAD = 128  # the grey the server pads with: 0 after its (v / 127.5 - 1) scaling
 
 
 class IdentifierSynth:
-    def __init__(self, seed: int, fonts: list[str] | None = None):
+    def __init__(self, seed: int, fonts: list[str] | None = None, relief: float = 0.0):
         self.rng = random.Random(seed)
+        # That share of the lines is embossed or stamped into a pale plate, lit from any side:
+        # white on white, only the shadow side of each stroke shows (a VIN plate's 8 then
+        # shows little more than a 3's right side). 0 draws exactly what it drew before.
+        self.relief = relief
         self.np = np.random.default_rng(seed)
         self.fonts = _existing(fonts if fonts is not None else IDENTIFIER_FONTS)
         self.plates = PlateSynth(seed + 1)  # its degrade(): blur, noise, night, glare, JPEG
@@ -239,10 +244,14 @@ class IdentifierSynth:
             return surface * (1 - m) + inkf * m
         if style in ("embossed", "stamped"):
             d = max(1, int(cap * r.uniform(0.03, 0.07)))
-            light, dark = np.roll(mask, (-d, -d), (0, 1))[..., None], np.roll(mask, (d, d), (0, 1))[..., None]
+            dy, dx = (d, d)
+            if self.relief > 0:  # the light from any side, the relief shallow or deep
+                angle = r.uniform(0, 2 * math.pi)
+                dy, dx = round(d * math.sin(angle) * 1.4), round(d * math.cos(angle) * 1.4)
+            light, dark = np.roll(mask, (-dy, -dx), (0, 1))[..., None], np.roll(mask, (dy, dx), (0, 1))[..., None]
             if style == "stamped":
                 light, dark = dark, light
-            relief = r.uniform(60, 110)
+            relief = r.uniform(25, 110) if self.relief > 0 else r.uniform(60, 110)
             out = surface + relief * light - relief * dark
             if style == "stamped":
                 out = out * (1 - 0.35 * m)
@@ -272,9 +281,13 @@ class IdentifierSynth:
         left, right = int(mh * r.uniform(0.05, 0.8)), int(mh * r.uniform(0.05, 0.8))
         h, w = mh + top + bottom, mw + left + right
         surface, ink = self._surface(kind, w, h)
+        style = r.choice(STYLES)
+        if self.relief > 0 and r.random() < self.relief:
+            style = r.choice(["embossed", "stamped"])
+            surface = np.full((h, w, 3), r.uniform(195, 250), np.float32) + self.np.normal(0, r.uniform(1, 4), (h, w, 1)).astype(np.float32)
         full = np.zeros((h, w), np.float32)
         full[top:top + mh, left:left + mw] = mask
-        img = self._styled(full, surface, ink, r.choice(STYLES), cap)
+        img = self._styled(full, surface, ink, style, cap)
         if r.random() < 0.2:  # a rivet or bolt beside the text
             cx = r.choice([left // 2, w - right // 2])
             cv2.circle(img, (int(cx), int(h * r.uniform(0.3, 0.7))), max(2, int(mh * 0.12)), tuple(float(v) for v in np.float32(ink) * 0.5 + 90), -1)

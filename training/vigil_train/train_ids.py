@@ -155,6 +155,7 @@ def arguments(doc: str | None, **defaults):
     ap.add_argument("--init", type=Path, help="a fresh run starts from this exported reader of the same classes (../models/stack-reader.onnx)")
     ap.add_argument("--wider-fonts", action="store_true", help="draw in idsynth.WIDER_FONTS too, faces neither bench generator uses")
     ap.add_argument("--further-fonts", action="store_true", help="draw in idsynth.FURTHER_FONTS too (implies --wider-fonts)")
+    ap.add_argument("--relief", type=float, default=0.0, help="share of lines embossed or stamped into a pale plate, lit from any side (idsynth.IdentifierSynth)")
     args = ap.parse_args()
     if args.init and args.init_plate:
         ap.error("--init and --init-plate both say where to start: give one")
@@ -182,7 +183,7 @@ def main() -> None:
     # About 14 steps a minute on one thread beside a data worker (2026-11-28): the schedule ends in time.
     args = arguments(__doc__, run="runs/ids", minutes=100, steps=1400, batch=48, lr=1e-3, warmup=100, seed=31)
     # The same fixed lines whatever faces the run draws in.
-    train(args, partial(IdentifierSynth, fonts=faces(args)), validation_set(), frames=WIDTH // 4,
+    train(args, partial(IdentifierSynth, fonts=faces(args), relief=args.relief), validation_set(), frames=WIDTH // 4,
           what="lines", no_spaces=True, also=unseen_faces(validation_set))
 
 

@@ -31,6 +31,8 @@ def validation_set(seed: int = 12345, n: int = 600, fonts: list[str] | None = No
 def main() -> None:
     # About 30 steps a minute on one thread beside a data worker (2026-12-03).
     args = arguments(__doc__, run="runs/stacks", minutes=75, steps=1400, batch=48, lr=1e-3, warmup=100, seed=37)
+    if args.relief:
+        raise SystemExit("--relief draws flat lines (IdentifierSynth.render): the stack generator has no such share")
     train(args, partial(StackSynth, fonts=faces(args)), validation_set(), frames=WIDTH // 4,
           what="columns", no_spaces=False, also=unseen_faces(validation_set))
 
