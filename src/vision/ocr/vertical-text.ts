@@ -47,7 +47,8 @@ const TALLEST_GLYPH = 1.5;
 export function inkMask(img: RawImage, thresholdFrom?: PixelBox): Uint8Array {
   const gray = toGray(img);
   const { width: w, height: h } = img;
-  const t = thresholdFrom ? otsuThreshold(regionOf(gray, w, thresholdFrom)) : otsuThreshold(gray);
+  const r = thresholdFrom;
+  const t = otsuThreshold(r ? toGray(cropRect(img, r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0)) : gray);
   let borderDark = 0, borderCount = 0;
   for (let x = 0; x < w; x++) {
     borderDark += (gray[x]! <= t ? 1 : 0) + (gray[(h - 1) * w + x]! <= t ? 1 : 0);
@@ -59,13 +60,6 @@ export function inkMask(img: RawImage, thresholdFrom?: PixelBox): Uint8Array {
   }
   const inkIsDark = borderDark / borderCount < 0.5;
   return gray.map((g) => ((g <= t) === inkIsDark ? 1 : 0));
-}
-
-/** The grey values inside `r` of a picture `w` wide. */
-function regionOf(gray: Uint8Array, w: number, r: PixelBox): Uint8Array {
-  const out = new Uint8Array((r.x1 - r.x0) * (r.y1 - r.y0));
-  for (let y = r.y0; y < r.y1; y++) out.set(gray.subarray(y * w + r.x0, y * w + r.x1), (y - r.y0) * (r.x1 - r.x0));
-  return out;
 }
 
 /** Row spans holding ink in an upright column of characters stacked top to bottom. */
