@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from .detector import ENCODER, PlateVehicleDetector, PlateVehicleExport
+from .detector import ENCODER, PlateDetector, PlateVehicleDetector, PlateVehicleExport
 from .export import load_weights
 from .warm_start import load_onnx_weights
 
@@ -29,21 +29,16 @@ def combined(plates: dict[str, torch.Tensor], head_model: Path, calibration: tor
     model.eval()
     own = model.plate.state_dict()
     with torch.no_grad():
-        # The encoder's weights as the head's model has them and as the run left them: the
-        # batch norms differ in form (each load rebuilds them from its own calibration batch),
-        # so compare what they compute rather than their entries.
-        reference = PlateVehicleDetector().plate
-        reference.load_state_dict(plates)
-        reference.eval()
+        # The features the head reads, as the head's model computes them and as the run does: the
+        # batch norms differ in form (each load rebuilds them from its own calibration batch), so
+        # compare what they compute rather than their entries.
+        run = PlateDetector()
+        run.load_state_dict(plates)
+        run.eval()
         x = calibration[:2]
-        a, b = x, x
-        a = (a - 0.45) / 0.25
-        b = (b - 0.45) / 0.25
-        for name in ENCODER:
-            a, b = getattr(model.plate, name)(a), getattr(reference, name)(b)
-        diff = float((a - b).abs().max())
+        diff = max(float((a - b).abs().max()) for a, b in zip(model.plate.with_features(x)[3:], run.with_features(x)[3:]))
         if diff > 1e-3:
-            raise SystemExit(f"the run changed the encoder (stride-32 features differ by {diff}): its head would not fit")
+            raise SystemExit(f"the run changed the encoder (the head's features differ by {diff}): its head would not fit")
     decoder = {k: v for k, v in plates.items() if k.split(".")[0] not in ENCODER}
     own.update(decoder)
     model.plate.load_state_dict(own)
