@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from torch.utils.data import IterableDataset
 
-from .data import LABELS, datasets_dir, read_rgb
+from .data import LABELS, datasets_dir, load_crops, read_rgb
 from .detector import IN_W, STRIDE
 from .runs import worker_seed
 from .splits import content_side
@@ -95,11 +95,9 @@ def scaled(frame: Frame, scale_jitter: float, rng: random.Random) -> tuple[np.nd
 
 
 def real_us_plates(root: Path | None = None) -> list[Path]:
-    """The `fit` crops of plates-crops-us: real US plates, each a whole plate, to paste."""
-    root = root or datasets_dir()
-    items = json.loads((root / "plates-crops-us" / "manifest.json").read_text())["items"]
-    paths = [root / "plates-crops-us" / item["file"] for item in items]
-    return [p for p in paths if content_side(p) == "fit"]
+    """The `fit` crops of plates-crops-us (as the reader's data has them): real US plates, each a
+    whole plate, to paste."""
+    return [c.path for c in load_crops(root) if c.source == "crops-us" and c.side == "fit"]
 
 
 def paste_plates(img: np.ndarray, boxes: np.ndarray, synth: PlateSynth, rng: random.Random, count: int,
