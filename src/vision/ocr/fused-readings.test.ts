@@ -32,11 +32,26 @@ describe('fuseReadings', () => {
     expect(fuseReadings(marks, reading('', []))).toBe(marks);
   });
 
-  it('keeps a character the first reader is surer of, or sure enough within the margin', () => {
+  it('keeps a character the first reader is surer of, where neither saw the other reading', () => {
     const ppocr = reading('48540', [0.99, 0.9, 0.99, 0.99, 0.99]);
     expect(fuseReadings(ppocr, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99])).text).toBe('48540');
-    expect(fuseReadings(ppocr, reading('43540', [0.99, 0.95, 0.99, 0.99, 0.99]), 0.1).text).toBe('48540');
     expect(fuseReadings(ppocr, reading('43540', [0.99, 0.95, 0.99, 0.99, 0.99])).text).toBe('43540');
+  });
+
+  it('weighs what each reader also saw: the character both find likely wins over one reader\'s surer one', () => {
+    // Second generator, an embossed VIN (draw 196): PP-OCR read the X as Z at 0.75 with X its
+    // next choice; the identifier reader read X at 0.57 and Z hardly at all.
+    const withChoices = (d: DecodedText, at: number, choices: Array<{ char: string; prob: number }>): DecodedText =>
+      ({ ...d, alternatives: d.alternatives.map((a, i) => (i === at ? choices : a)) });
+    const ppocr = withChoices(reading('60ZT85', [0.99, 0.99, 0.75, 0.98, 0.99, 0.99]), 2, [{ char: 'Z', prob: 0.75 }, { char: 'X', prob: 0.21 }, { char: '2', prob: 0.02 }]);
+    const ours = withChoices(reading('60XT85', [0.99, 0.99, 0.57, 0.98, 0.99, 0.99]), 2, [{ char: 'X', prob: 0.57 }, { char: 'K', prob: 0.3 }, { char: 'Y', prob: 0.05 }]);
+    const fused = fuseReadings(ppocr, ours);
+    expect(fused.text).toBe('60XT85');
+    expect(fused.charConfidences[2]).toBe(0.57);
+    expect(fused.alternatives[2]!.map((c) => c.char)).toContain('Z');
+    // Where the identifier reader also saw a Z, nearly as likely as its X, PP-OCR's Z stands.
+    const unsure = withChoices(ours, 2, [{ char: 'X', prob: 0.57 }, { char: 'Z', prob: 0.35 }, { char: 'K', prob: 0.05 }]);
+    expect(fuseReadings(ppocr, unsure).text).toBe('60ZT85');
   });
 
   it("keeps the other reader's character among the choices where the two disagree", () => {
@@ -45,9 +60,12 @@ describe('fuseReadings', () => {
     const kept = fuseReadings(ppocr, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99]));
     expect(kept.alternatives[1]).toEqual([{ char: '8', prob: 0.9 }, { char: '3', prob: 0.8 }]);
     expect(kept.alternatives[0]).toEqual(ppocr.alternatives[0]);
-    // Already among the first reader's choices, more likely than the other reader saw it: once.
+    // Among the first reader's own choices nearly as likely as its reading, the other reader's
+    // character is the one both see: it is taken, and the first reading kept among the choices.
     const own = { ...ppocr, alternatives: ppocr.alternatives.map((a, i) => (i === 1 ? [...a, { char: '3', prob: 0.85 }] : a)) };
-    expect(fuseReadings(own, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99])).alternatives[1]).toEqual([{ char: '8', prob: 0.9 }, { char: '3', prob: 0.85 }]);
+    const taken = fuseReadings(own, reading('43540', [0.99, 0.8, 0.99, 0.99, 0.99]));
+    expect(taken.text).toBe('43540');
+    expect(taken.alternatives[1]).toEqual([{ char: '8', prob: 0.9 }, { char: '3', prob: 0.8 }]);
   });
 
   it('matches letters and digits only: spaces and punctuation stay as the first reader read them', () => {

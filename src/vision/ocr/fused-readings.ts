@@ -12,18 +12,20 @@ const foldWidths = (text: string) => [...text].map((c) => {
 }).join('');
 
 /** Where `second` read the same number of letters and digits as `first`, each of them is the
- * surer reader's (by more than `margin`); elsewhere `first` stands. Two readers misread
- * different characters: PP-OCR takes an unusual font's 0 for G at 0.5 where a reader trained on
- * such fonts reads it surely, and the other way round. Where they disagree, the character not
+ * one both readers together find likelier (`jointChance`); elsewhere `first` stands. Two readers
+ * misread different characters: PP-OCR takes an unusual font's 0 for G at 0.5 where a reader
+ * trained on such fonts reads it surely, and the other way round. Each reader's other choices
+ * count too: PP-OCR reading an embossed X as Z at 0.75 with X its next choice, beside a reader
+ * that read X at 0.57 and hardly saw a Z, is an X. Where they disagree, the character not
  * taken stays among that position's choices at its reader's confidence: a grammar that rejects
  * the reading (a VIN's check digit, a fleet number's digits) finds it there. Where one read a
  * mark where the other read a letter or digit, on lines as long apart from spaces, the letter or
- * digit is taken where surer; where they read different numbers of characters, `first` stands
+ * digit is taken where likelier; where they read different numbers of characters, `first` stands
  * with `second` beside it (otherReading). Spaces and other marks are `first`'s, as are the
  * characters' spans. Where `first` read no letter or digit at all and `second` did, `second`'s
  * reading stands whole: PP-OCR reads some faint or outlined numbers as nothing that the other
  * reader reads. */
-export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, margin = 0): DecodedText {
+export function fuseReadings(first: DecodedText, secondAsRead: DecodedText): DecodedText {
   const second = { ...secondAsRead, text: foldWidths(secondAsRead.text) };
   let ours = [...first.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
   let theirs = [...second.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));
@@ -46,7 +48,8 @@ export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, marg
     const firstRead = { char: text[i]!, prob: first.charConfidences[i] ?? 0 };
     const secondRead = { char: theirChar, prob: second.charConfidences[j] ?? 0 };
     changed = true;
-    if (secondRead.prob <= firstRead.prob + margin) {
+    const joint = (char: string) => jointChance(char, [first.alternatives[i], firstRead], [second.alternatives[j], secondRead]);
+    if (joint(secondRead.char) <= joint(firstRead.char)) {
       alternatives[i] = withChoice(first.alternatives[i] ?? [], secondRead);
       return;
     }
@@ -58,6 +61,29 @@ export function fuseReadings(first: DecodedText, secondAsRead: DecodedText, marg
   const confidence = charConfidences.reduce((s, p) => s + p, 0) / Math.max(1, charConfidences.length);
   return { ...first, text: text.join(''), confidence, charConfidences, alternatives };
 }
+
+/** How likely both readers find `char` at one position: the product of what each gave it
+ * (`chanceOf`), as two independent opinions combine. With no other choices known it orders two
+ * readings as their confidences do. */
+function jointChance(char: string, ...readers: Array<[readonly CharCandidate[] | undefined, CharCandidate]>): number {
+  return readers.reduce((p, [choices, read]) => p * chanceOf(choices, read, char), 1);
+}
+
+/** What a reader gave `char` at one position: its reading's confidence, or the character's
+ * among its likeliest few choices there; for one it did not list, no more than the least it
+ * listed, and no more than UNSEEN_CHANCE. A reader sure of nothing (every choice at 0) gives
+ * every character 0 and so changes nothing. */
+function chanceOf(choices: readonly CharCandidate[] | undefined, read: CharCandidate, char: string): number {
+  const listed = [read, ...(choices ?? [])];
+  const unseen = Math.min(UNSEEN_CHANCE, ...listed.map((c) => c.prob));
+  const upper = char.toUpperCase();
+  return listed.reduce((p, c) => (c.char.toUpperCase() === upper ? Math.max(p, c.prob) : p), unseen);
+}
+
+/** The chance given a character a reader did not list among its likeliest three: chosen on the
+ * second generator's tuning draws 108-119 among 0.001 to 0.1, which all read 2-3 more VINs
+ * (docs/benchmarks.md). */
+const UNSEEN_CHANCE = 0.003;
 
 /** A character's choices with the other reader's reading of it among them, at that reader's
  * confidence or at what this reader gave it, whichever is more; best first. */
