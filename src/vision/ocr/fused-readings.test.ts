@@ -39,19 +39,19 @@ describe('fuseReadings', () => {
   });
 
   it('weighs what each reader also saw: the character both find likely wins over one reader\'s surer one', () => {
-    // Second generator, an embossed VIN (draw 196): PP-OCR read the X as Z at 0.75 with X its
-    // next choice; the identifier reader read X at 0.57 and Z hardly at all.
+    // Second generator, tuning draw 118 (JHM36BMV7TN265400): PP-OCR read the last 0 as 9 at
+    // 0.89 with 0 its next choice; the identifier reader read 0 at 0.87 and listed no 9.
     const withChoices = (d: DecodedText, at: number, choices: Array<{ char: string; prob: number }>): DecodedText =>
       ({ ...d, alternatives: d.alternatives.map((a, i) => (i === at ? choices : a)) });
-    const ppocr = withChoices(reading('60ZT85', [0.99, 0.99, 0.75, 0.98, 0.99, 0.99]), 2, [{ char: 'Z', prob: 0.75 }, { char: 'X', prob: 0.21 }, { char: '2', prob: 0.02 }]);
-    const ours = withChoices(reading('60XT85', [0.99, 0.99, 0.57, 0.98, 0.99, 0.99]), 2, [{ char: 'X', prob: 0.57 }, { char: 'K', prob: 0.3 }, { char: 'Y', prob: 0.05 }]);
+    const ppocr = withChoices(reading('265409', [1, 0.99, 0.99, 1, 0.75, 0.894]), 5, [{ char: '9', prob: 0.894 }, { char: '0', prob: 0.078 }, { char: '6', prob: 0.016 }]);
+    const ours = withChoices(reading('265400', [1, 1, 1, 1, 0.98, 0.866]), 5, [{ char: '0', prob: 0.866 }, { char: 'O', prob: 0.037 }, { char: '6', prob: 0.03 }]);
     const fused = fuseReadings(ppocr, ours);
-    expect(fused.text).toBe('60XT85');
-    expect(fused.charConfidences[2]).toBe(0.57);
-    expect(fused.alternatives[2]!.map((c) => c.char)).toContain('Z');
-    // Where the identifier reader also saw a Z, nearly as likely as its X, PP-OCR's Z stands.
-    const unsure = withChoices(ours, 2, [{ char: 'X', prob: 0.57 }, { char: 'Z', prob: 0.35 }, { char: 'K', prob: 0.05 }]);
-    expect(fuseReadings(ppocr, unsure).text).toBe('60ZT85');
+    expect(fused.text).toBe('265400');
+    expect(fused.charConfidences[5]).toBe(0.866);
+    expect(fused.alternatives[5]!.map((c) => c.char)).toContain('9');
+    // Where the identifier reader also saw a 9, nearly as likely as its 0, PP-OCR's 9 stands.
+    const unsure = withChoices(ours, 5, [{ char: '0', prob: 0.866 }, { char: '9', prob: 0.1 }, { char: '6', prob: 0.03 }]);
+    expect(fuseReadings(ppocr, unsure).text).toBe('265409');
   });
 
   it("keeps the other reader's character among the choices where the two disagree", () => {

@@ -81,9 +81,9 @@ describe('PP-OCR engine', () => {
     expect(swapped[0]!.box).toEqual(own[0]!.box);
   });
 
-  /** A second line reader that reads every crop as `text`, each character at `confidence`. */
-  // A reader's choices at each character: its reading, and what is left of its certainty spread
-  // thin over the rest (a reader sure at 1 saw nothing else there).
+  /** A second line reader that reads every crop as `text`, each character at `confidence`; its
+   * other choices are what is left of its certainty spread thin (a reader sure at 1 saw nothing
+   * else there). */
   const readsAs = (text: string, confidence: number): LineRecognizer => ({
     recognizeCrops: async (crops) => crops.map(() => ({
       text, confidence, charConfidences: [...text].map(() => confidence),
