@@ -16,15 +16,15 @@ const foldWidths = (text: string) => [...text].map((c) => {
  * misread different characters: PP-OCR takes an unusual font's 0 for G at 0.5 where a reader
  * trained on such fonts reads it surely, and the other way round. Each reader's other choices
  * count too: a VIN's last 0 that PP-OCR read as 9 at 0.89 with 0 its next choice (0.08), beside
- * the identifier reader's 0 at 0.87 with no 9 among its choices, is a 0. Where they disagree, the character not
- * taken stays among that position's choices at its reader's confidence: a grammar that rejects
- * the reading (a VIN's check digit, a fleet number's digits) finds it there. Where one read a
- * mark where the other read a letter or digit, on lines as long apart from spaces, the letter or
- * digit is taken where likelier; where they read different numbers of characters, `first` stands
- * with `second` beside it (otherReading). Spaces and other marks are `first`'s, as are the
- * characters' spans. Where `first` read no letter or digit at all and `second` did, `second`'s
- * reading stands whole: PP-OCR reads some faint or outlined numbers as nothing that the other
- * reader reads. */
+ * the identifier reader's 0 at 0.87 with no 9 among its choices, is a 0. Where they disagree,
+ * the character not taken stays among that position's choices at its reader's confidence: a
+ * grammar that rejects the reading (a VIN's check digit, a fleet number's digits) finds it
+ * there. Where one read a mark where the other read a letter or digit, on lines as long apart
+ * from spaces, the letter or digit is taken where likelier; where they read different numbers of
+ * characters, `first` stands with `second` beside it (otherReading). Spaces and other marks are
+ * `first`'s, as are the characters' spans. Where `first` read no letter or digit at all and
+ * `second` did, `second`'s reading stands whole: PP-OCR reads some faint or outlined numbers as
+ * nothing that the other reader reads. */
 export function fuseReadings(first: DecodedText, secondAsRead: DecodedText): DecodedText {
   const second = { ...secondAsRead, text: foldWidths(secondAsRead.text) };
   let ours = [...first.text].flatMap((c, i) => (isAlphanumeric(c) ? [i] : []));

@@ -8,8 +8,8 @@ import type { OcrType } from './ocr.types.js';
 
 /** What reads the lines of trailer IDs and VINs that lie flat (IDENTIFIER_READER): `trained` (default),
  * Vigil's identifier reader (models/identifier-reader.onnx) reading each such line beside
- * PP-OCR, each character the one both find likelier (fused-readings.ts); `ppocr`, PP-OCR alone, as
- * before 2026-12-03 (trailer IDs) and 2026-12-04 (VINs). Figures: docs/benchmarks.md. */
+ * PP-OCR, each character the one both find likelier (fused-readings.ts); `ppocr`, PP-OCR
+ * alone, as before 2026-12-03 (trailer IDs) and 2026-12-04 (VINs). Figures: docs/benchmarks.md. */
 export type IdentifierReaderChoice = 'trained' | 'ppocr';
 export const IDENTIFIER_READERS: readonly IdentifierReaderChoice[] = ['trained', 'ppocr'];
 export const parseIdentifierReader = (value: string | undefined): IdentifierReaderChoice => parseChoice('IDENTIFIER_READER', IDENTIFIER_READERS, 'trained', value);

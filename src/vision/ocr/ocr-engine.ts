@@ -239,8 +239,8 @@ async function readVariants(parts: LineParts, variants: readonly Variant[], best
   // The vote is PP-OCR reading the stack reader's own cut, laid out: the two misread different
   // characters (an embossed 8 as 3, a stencilled 3 as 8), so where they read as many, each
   // character is the one both find likelier (docs/benchmarks.md: 384 -> 386 of 400 tuning
-  // stacks when it was the surer one's), and
-  // a character the stack reader dropped inside the column comes back (withDroppedCharacter).
+  // stacks when it was the surer one's), and a character the stack reader dropped inside the
+  // column comes back (withDroppedCharacter).
   const votes = new Map(laidOut.flatMap((v) => (v.vote && v.decoded ? [[v.line, v.decoded] as const] : [])));
   keepBest(best, columns, stacked.map((d, k) => {
     const vote = votes.get(columns[k]!.line);
@@ -264,8 +264,9 @@ export function withStackReader(engine: OcrEngine, stacks: StackRecognizer): Ocr
 }
 
 /** `engine` with a second reader (Vigil's identifier reader) also reading every line that lies
- * flat, each character the one both find likelier where both read as many (fused-readings.ts). Turned
- * and stacked lines keep their readers: the stack reader and the layouts' agreement decide those. */
+ * flat, each character the one both find likelier where both read as many (fused-readings.ts).
+ * Turned and stacked lines keep their readers: the stack reader and the layouts' agreement
+ * decide those. */
 export function withSecondLineReader(engine: OcrEngine, reader: LineRecognizer): OcrEngine {
   return withParts(engine, { secondLineReader: reader });
 }
