@@ -273,6 +273,34 @@ describe('text readers', () => {
     expect((await read('trailer_id', img)).map((r) => r.value)).toEqual(['SED6625']);
   });
 
+  it('trailer_id: a fleet number painted on one row with the fleet name', async () => {
+    // In a monospaced face, whose spaces the recogniser reads (in DejaVu Sans Bold it runs the
+    // words together, and nothing tells the name's last letters from a prefix).
+    const img = await textImage([{ text: 'GREAT PLAINS E19490', x: 60, y: 300, size: 56 }]);
+    const [r] = await read('trailer_id', img);
+    expect(r?.value).toBe('E19490');
+    // Its box is the number's, not the row's: it starts past the name, 13 of 19 characters in.
+    expect(r!.box!.xmin).toBeGreaterThan(60 + 0.5 * (r!.box!.xmax - 60));
+  });
+
+  it('trailer_id: a word of a line of words is an ID only where a line of its own is not', async () => {
+    const row = (text: string, y: number, spans = true): TextLine => ({
+      text, confidence: 0.9, charConfidences: [...text].map(() => 0.9), alternatives: [...text].map((char) => [{ char, prob: 0.9 }]),
+      box: [{ x: 100, y }, { x: 100 + 30 * text.length, y }, { x: 100 + 30 * text.length, y: y + 60 }, { x: 100, y: y + 60 }],
+      ...(spans ? { charSpans: [...text].map((_, i) => ({ x0: 30 * i + 10, x1: 30 * i + 20 })) } : {}),
+      orientation: 'horizontal', layout: 'upright',
+    });
+    const read1 = async (lines: TextLine[]) => readText(engineWith(lines), 'trailer_id', blank);
+    // The number's box from where each of its characters was seen: characters 8 to 12.
+    expect(await read1([row('KOOLTRANS 4521', 300)])).toEqual([expect.objectContaining({ value: '4521', box: { xmin: 100 + 30 * 10, ymin: 300, xmax: 100 + 30 * 14, ymax: 360 } })]);
+    // Without the characters' places, the row's.
+    expect(await read1([row('KOOLTRANS 4521', 300, false)])).toEqual([expect.objectContaining({ value: '4521', box: { xmin: 100, ymin: 300, xmax: 520, ymax: 360 } })]);
+    // A line that is a number by itself, as tall, weighs more.
+    expect((await read1([row('KOOLTRANS 4521', 300), row('TN2005', 500)])).map((r) => r.value)).toEqual(['TN2005']);
+    // Two digits are a length or a count (CARRIER 53, 53 FT), not a fleet number: the row stays whole.
+    expect((await read1([row('CARRIER 53', 300)])).map((r) => r.value)).toEqual(['CARRIER53']);
+  });
+
   it('trailer_id: a letter read between digits is the digit the recogniser also saw there', async () => {
     const line = (text: string, alternatives: Record<number, Array<{ char: string; prob: number }>>): TextLine => ({
       text, confidence: 0.85, charConfidences: [...text].map(() => 0.85),

@@ -3,6 +3,7 @@ import type { OcrType, TextLine, TextReading } from '../ocr.types.js';
 import { overlapRatio } from '../../image/box-overlap.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
+import type { Point } from '../geometry.js';
 import { extentOf, placed, type Placed } from './line-geometry.js';
 import { best } from './pick.js';
 import { readBoat } from './boat-reader.js';
@@ -25,10 +26,7 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
     case 'vin':
       return readVin(engine, image, lines, readOptions);
     case 'trailer_id':
-      return best(wholerReadings(lines.flatMap((p) => {
-        const value = trailerId(digitsBetweenDigits(p.line));
-        return value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
-      })));
+      return best(wholerReadings(lines.flatMap(trailerCandidates)));
     case 'boat_reg_number':
       return readBoat(engine, image, lines);
   }
@@ -47,11 +45,51 @@ export function digitsBetweenDigits(line: Pick<TextLine, 'text' | 'alternatives'
   }).join('');
 }
 
+/** A line's trailer IDs: the whole line's, and where that is not shaped like a fleet number,
+ * each word of the line that is, with three digits or more: a fleet name painted on the
+ * number's row reads as one line with it (GREAT PLAINS E19490), too long to be an ID whole. A
+ * word weighs less than a line that is a fleet number by itself, more than a line of words. */
+function trailerCandidates(p: Placed): Weighed[] {
+  const text = digitsBetweenDigits(p.line);
+  const value = trailerId(text);
+  const whole: Weighed[] = value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
+  if (value && isFleetNumber(value)) return whole;
+  const words = [...text.matchAll(/[A-Za-z0-9]+/g)];
+  if (words.length < 2) return whole;
+  return [...whole, ...words.flatMap((w) => {
+    const id = trailerId(w[0]);
+    if (!id || !isFleetNumber(id) || (id.match(/\d/g)?.length ?? 0) < 3) return [];
+    const [from, to] = [w.index, w.index + w[0].length];
+    const confidences = p.line.charConfidences.slice(from, to);
+    const confidence = confidences.reduce((s, c) => s + c, 0) / Math.max(1, confidences.length);
+    return [{ value: id, confidence, orientation: p.line.orientation, box: wordBox(p, from, to), weight: trailerWeight(id, p, confidence) * WORD_SHARE }];
+  })];
+}
+
+/** A fleet number's weight, as a word of a longer line, against a line of its own. */
+const WORD_SHARE = 0.75;
+
+/** Where the characters `from` to `to` (not included) of a flat line stand, from where the
+ * recogniser saw them along the box's top edge; the line's extent where it did not say. */
+function wordBox(p: Placed, from: number, to: number): Weighed['box'] {
+  const spans = p.line.charSpans;
+  const [a, b, c, d] = p.line.box;
+  const edge = Math.hypot(b.x - a.x, b.y - a.y);
+  if (!spans || spans.length !== p.line.text.length || p.line.orientation !== 'horizontal' || edge <= 0) return extentOf([p]);
+  const at = (t: number, from: Point, to: Point): Point => ({ x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t });
+  // CTC marks a character where it is sure of it, about its middle: the word runs half a
+  // character's pitch past its first and last marks.
+  const mid = (k: number) => (spans[k]!.x0 + spans[k]!.x1) / 2;
+  const half = to - from > 1 ? (mid(to - 1) - mid(from)) / (to - from - 1) / 2 : (spans[from]!.x1 - spans[from]!.x0) / 2;
+  const [t0, t1] = [(mid(from) - half) / edge, (mid(to - 1) + half) / edge].map((t) => Math.min(1, Math.max(0, t)));
+  return extentOf(placed([{ ...p.line, box: [at(t0!, a, b), at(t1!, a, b), at(t1!, d, c), at(t0!, d, c)] }]));
+}
+
 /** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
  * stack's width: not its length, or the longest line of words would win), its confidence, and
  * its shape (a line of words holding a digit is a weaker candidate, however large it is painted). */
-function trailerWeight(value: string, p: Placed): number {
-  return Math.min(p.h, p.w) * p.line.confidence * (isFleetNumber(value) ? 1 : 0.5);
+function trailerWeight(value: string, p: Placed, confidence = p.line.confidence): number {
+  return Math.min(p.h, p.w) * confidence * (isFleetNumber(value) ? 1 : 0.5);
 }
 
 type Weighed = TextReading & { weight: number; box: NonNullable<TextReading['box']> };
