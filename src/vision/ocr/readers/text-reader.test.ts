@@ -297,6 +297,8 @@ describe('text readers', () => {
     expect(await read1([row('KOOLTRANS 4521', 300, false)])).toEqual([expect.objectContaining({ value: '4521', box: { xmin: 100, ymin: 300, xmax: 520, ymax: 360 } })]);
     // A line that is a number by itself, as tall, weighs more.
     expect((await read1([row('KOOLTRANS 4521', 300), row('TN2005', 500)])).map((r) => r.value)).toEqual(['TN2005']);
+    // A row short enough to be an ID whole, though not shaped like one, gives its number.
+    expect((await read1([row('PRIME 4521', 300)])).map((r) => r.value)).toEqual(['4521']);
     // Two digits are a length or a count (CARRIER 53, 53 FT), not a fleet number: the row stays whole.
     expect((await read1([row('CARRIER 53', 300)])).map((r) => r.value)).toEqual(['CARRIER53']);
   });

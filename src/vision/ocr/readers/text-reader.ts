@@ -45,10 +45,10 @@ export function digitsBetweenDigits(line: Pick<TextLine, 'text' | 'alternatives'
   }).join('');
 }
 
-/** A line's trailer IDs: the whole line's, and where that is not shaped like a fleet number,
- * each word of the line that is, with three digits or more: a fleet name painted on the
- * number's row reads as one line with it (GREAT PLAINS E19490), too long to be an ID whole. A
- * word weighs less than a line that is a fleet number by itself, more than a line of words. */
+/** A line's trailer IDs: the whole line's, or where that is not shaped like a fleet number,
+ * each word of the line that is, with three digits or more, in its place: a fleet name painted
+ * on the number's row reads as one line with it (GREAT PLAINS E19490, PRIME 4521). A word
+ * weighs less than a line that is a fleet number by itself. */
 function trailerCandidates(p: Placed): Weighed[] {
   const text = digitsBetweenDigits(p.line);
   const value = trailerId(text);
@@ -56,14 +56,16 @@ function trailerCandidates(p: Placed): Weighed[] {
   if (value && isFleetNumber(value)) return whole;
   const words = [...text.matchAll(/[A-Za-z0-9]+/g)];
   if (words.length < 2) return whole;
-  return [...whole, ...words.flatMap((w) => {
+  const inWords = words.flatMap((w): Weighed[] => {
     const id = trailerId(w[0]);
     if (!id || !isFleetNumber(id) || (id.match(/\d/g)?.length ?? 0) < 3) return [];
     const [from, to] = [w.index, w.index + w[0].length];
     const confidences = p.line.charConfidences.slice(from, to);
     const confidence = confidences.reduce((s, c) => s + c, 0) / Math.max(1, confidences.length);
     return [{ value: id, confidence, orientation: p.line.orientation, box: wordBox(p, from, to), weight: trailerWeight(id, p, confidence) * WORD_SHARE }];
-  })];
+  });
+  // The line whole would hold its word, and so take the word's place as the fuller reading.
+  return inWords.length > 0 ? inWords : whole;
 }
 
 /** A fleet number's weight, as a word of a longer line, against a line of its own. */
