@@ -35,7 +35,7 @@ export interface Region { x: number; y: number; w: number; h: number }
 export const rectQuad = (r: Region): TextLine['box'] => [{ x: r.x, y: r.y }, { x: r.x + r.w, y: r.y }, { x: r.x + r.w, y: r.y + r.h }, { x: r.x, y: r.y + r.h }];
 
 /** The rectangle around a group of lines, in image pixels. */
-export function extentOf(group: Placed[]): { xmin: number; ymin: number; xmax: number; ymax: number } {
+export function extentOf(group: ReadonlyArray<Pick<Placed, 'x' | 'y' | 'w' | 'h'>>): { xmin: number; ymin: number; xmax: number; ymax: number } {
   return {
     xmin: Math.round(Math.min(...group.map((p) => p.x))), ymin: Math.round(Math.min(...group.map((p) => p.y))),
     xmax: Math.round(Math.max(...group.map((p) => p.x + p.w))), ymax: Math.round(Math.max(...group.map((p) => p.y + p.h))),

@@ -3,7 +3,7 @@ import type { OcrType, TextLine, TextReading } from '../ocr.types.js';
 import { overlapRatio } from '../../image/box-overlap.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
-import type { Point } from '../geometry.js';
+import { type Point, quadBounds } from '../geometry.js';
 import { extentOf, placed, type Placed } from './line-geometry.js';
 import { best } from './pick.js';
 import { readBoat } from './boat-reader.js';
@@ -84,7 +84,8 @@ function wordBox(p: Placed, from: number, to: number): Weighed['box'] {
   const mid = (k: number) => (spans[k]!.x0 + spans[k]!.x1) / 2;
   const half = to - from > 1 ? (mid(to - 1) - mid(from)) / (to - from - 1) / 2 : (spans[from]!.x1 - spans[from]!.x0) / 2;
   const [t0, t1] = [(mid(from) - half) / edge, (mid(to - 1) + half) / edge].map((t) => Math.min(1, Math.max(0, t)));
-  return extentOf(placed([{ ...p.line, box: [at(t0!, a, b), at(t1!, a, b), at(t1!, d, c), at(t0!, d, c)] }]));
+  const word = quadBounds([at(t0!, a, b), at(t1!, a, b), at(t1!, d, c), at(t0!, d, c)]);
+  return extentOf([{ x: word.x0, y: word.y0, w: word.x1 - word.x0, h: word.y1 - word.y0 }]);
 }
 
 /** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
