@@ -19,6 +19,11 @@ describe('text readers', () => {
   const engineWith = (lines: TextLine[]) => ({ readLines: async () => lines, recognizeCrops: async (crops: unknown[]) => crops.map(() => nothing) }) as unknown as OcrEngine;
   /** A photo the fake engine never looks at. */
   const blank = { data: Buffer.alloc(3), width: 1, height: 1, channels: 3 as const };
+  /** A flat line read at one confidence throughout, boxed upright from (x0, y0) to (x1, y1). */
+  const flatLine = (text: string, confidence: number, x0: number, y0: number, x1: number, y1: number): TextLine => ({
+    text, confidence, charConfidences: [...text].map(() => confidence), alternatives: [...text].map((char) => [{ char, prob: confidence }]),
+    box: [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }], orientation: 'horizontal', layout: 'upright',
+  });
 
   it('vin: reads a VIN among other text, validated by its check digit', async () => {
     const img = await textImage([
@@ -301,6 +306,67 @@ describe('text readers', () => {
     expect((await read1([row('PRIME 4521', 300)])).map((r) => r.value)).toEqual(['4521']);
     // Two digits are a length or a count (CARRIER 53, 53 FT), not a fleet number: the row stays whole.
     expect((await read1([row('CARRIER 53', 300)])).map((r) => r.value)).toEqual(['CARRIER53']);
+    // A name run into the number's end, no space read between them (second generator,
+    // 2026-12-06): the number, boxed where its characters were seen. A number ends in two letters
+    // at most; three or more begin another word.
+    expect(await read1([row('GPB8811CARRIER 53', 300)])).toEqual([expect.objectContaining({ value: 'GPB8811', box: { xmin: 100, ymin: 300, xmax: 100 + 30 * 7, ymax: 360 } })]);
+    expect((await read1([row('4521KOOLTRANS', 300)])).map((r) => r.value)).toEqual(['4521']);
+    expect((await read1([row('TN2005AB', 300)])).map((r) => r.value)).toEqual(['TN2005AB']);
+  });
+
+  describe('trailer_id: a stencilled number boxed as two halves, one on the other', () => {
+    /** A fake engine that boxes `lines` and reads any row cut out again as `again`; the rows it was asked to read. */
+    const engineRereading = (lines: TextLine[], again: string) => {
+      const rows: Array<{ width: number; height: number }> = [];
+      const engine = {
+        readLines: async () => lines,
+        recognizeCrops: async (crops: Array<{ width: number; height: number }>) => crops.map((c) => {
+          rows.push({ width: c.width, height: c.height });
+          return { text: again, confidence: 0.99, charConfidences: [...again].map(() => 0.99), alternatives: [...again].map((char) => [{ char, prob: 0.99 }]) };
+        }),
+      } as unknown as OcrEngine;
+      return { engine, rows };
+    };
+    const photo = { data: Buffer.alloc(640 * 480 * 3, 200), width: 640, height: 480, channels: 3 as const };
+
+    it('reads the row the two halves make together', async () => {
+      // Second generator (2026-12-06): 2499 with a stencil's bridges across it, boxed as its upper
+      // part (`51OO`) and, overlapping it, its lower part (`2TJJ`).
+      const { engine, rows } = engineRereading([flatLine('51OO', 0.56, 84, 316, 193, 364), flatLine('2TJJ', 0.36, 88, 348, 189, 379)], '2499');
+      const [r] = await readText(engine, 'trailer_id', photo);
+      expect(r).toEqual(expect.objectContaining({ value: '2499', orientation: 'horizontal' }));
+      // The row read again spans both halves, from the upper's top to the lower's bottom.
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.height).toBeGreaterThanOrEqual(379 - 316);
+      expect(r!.box!.ymin).toBeLessThanOrEqual(316);
+      expect(r!.box!.ymax).toBeGreaterThanOrEqual(379);
+    });
+
+    it('leaves two painted lines apart: a name under the number, or a line a gap below another', async () => {
+      // A fleet name painted right under the number, narrower than it: no half of it.
+      const named = engineRereading([flatLine('BH09843', 0.92, 424, 549, 708, 630), flatLine('KOOLTRANS', 0.88, 435, 630, 587, 670)], 'BH109843');
+      expect((await readText(named.engine, 'trailer_id', photo)).map((r) => r.value)).toEqual(['BH09843']);
+      expect(named.rows).toEqual([]);
+      // As wide as the number, on a panel seen at a tilt (their upright bounds overlap), but read
+      // surely: a line of its own (second generator, 2026-12-06: AB26056 over `CARRIER 53`,
+      // whose joined row read `CAR216R5`).
+      const sure = engineRereading([flatLine('AB26056', 1, 448, 570, 658, 636), flatLine('CARRIER 53', 0.97, 409, 623, 660, 688)], 'CAR216R5');
+      expect((await readText(sure.engine, 'trailer_id', photo)).map((r) => r.value)).toEqual(['AB26056']);
+      expect(sure.rows).toEqual([]);
+      // Two lines as wide, read unsurely, a third of a line's height apart.
+      const apart = engineRereading([flatLine('TN2OO5', 0.6, 100, 100, 300, 160), flatLine('TN2OO6', 0.6, 100, 180, 300, 240)], 'TN2005TN2006');
+      await readText(apart.engine, 'trailer_id', photo);
+      expect(apart.rows).toEqual([]);
+    });
+  });
+
+  it('trailer_id: a run of 1s alone, what ribs, seams and bars read as, weighs less than a number', async () => {
+    // Second generator (2026-12-06): the number 48985 read surely; a hinge bar with dirt beside
+    // it boxed taller and read `111`.
+    const found = await readText(engineWith([flatLine('48985', 1, 89, 474, 262, 542), flatLine('111', 0.93, 424, 568, 511, 656)]), 'trailer_id', blank);
+    expect(found.map((r) => r.value)).toEqual(['48985']);
+    // Alone, it is still read.
+    expect((await readText(engineWith([flatLine('111', 0.93, 424, 568, 511, 656)]), 'trailer_id', blank)).map((r) => r.value)).toEqual(['111']);
   });
 
   it('trailer_id: a letter read between digits is the digit the recogniser also saw there', async () => {

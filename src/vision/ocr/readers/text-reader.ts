@@ -10,6 +10,7 @@ import { readBoat } from './boat-reader.js';
 import { readContainer } from './container-reader.js';
 import { readOdometer } from './odometer-reader.js';
 import { readVin } from './vin-reader.js';
+import { joinedHalves } from './split-rows.js';
 
 /** Detector input size per type, from bench:ocr: these types read as well at 960 as at 1280,
  * faster (container gate photos: 540 vs 671 ms median). Odometers and containers have their own readers. */
@@ -26,7 +27,7 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
     case 'vin':
       return readVin(engine, image, lines, readOptions);
     case 'trailer_id':
-      return best(wholerReadings(lines.flatMap(trailerCandidates)));
+      return best(wholerReadings([...lines, ...(await joinedHalves(engine, image, lines))].flatMap(trailerCandidates)));
     case 'boat_reg_number':
       return readBoat(engine, image, lines);
   }
@@ -54,12 +55,12 @@ function trailerCandidates(p: Placed): Weighed[] {
   const value = trailerId(text);
   const whole: Weighed[] = value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
   if (value && isFleetNumber(value)) return whole;
-  const words = [...text.matchAll(/[A-Za-z0-9]+/g)];
-  if (words.length < 2) return whole;
+  const words = [...text.matchAll(/[A-Za-z0-9]+/g)].map((w) => ({ text: RUN_INTO_WORD.exec(w[0])?.[1] ?? w[0], from: w.index, runIn: RUN_INTO_WORD.test(w[0]) }));
+  if (words.length < 2 && !words[0]?.runIn) return whole;
   const inWords = words.flatMap((w): Weighed[] => {
-    const id = trailerId(w[0]);
+    const id = trailerId(w.text);
     if (!id || !isFleetNumber(id) || (id.match(/\d/g)?.length ?? 0) < 3) return [];
-    const [from, to] = [w.index, w.index + w[0].length];
+    const [from, to] = [w.from, w.from + w.text.length];
     const confidences = p.line.charConfidences.slice(from, to);
     const confidence = confidences.reduce((s, c) => s + c, 0) / Math.max(1, confidences.length);
     return [{ value: id, confidence, orientation: p.line.orientation, box: wordBox(p, from, to), weight: trailerWeight(id, p, confidence) * WORD_SHARE }];
@@ -67,6 +68,11 @@ function trailerCandidates(p: Placed): Weighed[] {
   // The line whole would hold its word, and so take the word's place as the fuller reading.
   return inWords.length > 0 ? inWords : whole;
 }
+
+/** A fleet number with a word run into its end (GPB8811CARRIER: no space read between the
+ * number and a name painted after it on its row): the number. A fleet number ends in two
+ * letters at most, so three or more after its digits begin another word. */
+const RUN_INTO_WORD = /^([A-Za-z]{0,4}\d{2,})[A-Za-z]{3,}$/;
 
 /** A fleet number's weight, as a word of a longer line, against a line of its own. */
 const WORD_SHARE = 0.75;
@@ -90,9 +96,10 @@ function wordBox(p: Placed, from: number, to: number): Weighed['box'] {
 
 /** How strongly a line reads as the trailer's number: its glyphs' size (a line's height, a
  * stack's width: not its length, or the longest line of words would win), its confidence, and
- * its shape (a line of words holding a digit is a weaker candidate, however large it is painted). */
+ * its shape (a line of words holding a digit is a weaker candidate, however large it is painted;
+ * so is a run of 1s alone, which is what ribs, seams and bars read as). */
 function trailerWeight(value: string, p: Placed, confidence = p.line.confidence): number {
-  return Math.min(p.h, p.w) * confidence * (isFleetNumber(value) ? 1 : 0.5);
+  return Math.min(p.h, p.w) * confidence * (isFleetNumber(value) ? 1 : 0.5) * (/^1+$/.test(value) ? 0.5 : 1);
 }
 
 type Weighed = TextReading & { weight: number; box: NonNullable<TextReading['box']> };
