@@ -10,6 +10,11 @@ import { readRow } from './row-reread.js';
  * lines a quarter of one or more. */
 const MAX_GAP = 0.25;
 
+/** How far the lower half's box may reach up into the upper's, as a share of the shorter one's
+ * height: halves boxed loosely overlap a little, while two boxes over one whole line overlap
+ * nearly all the way and are another matter. */
+const MAX_INTRUSION = 0.75;
+
 /** How much of the wider half the narrower must span: the halves of one row hold the same
  * characters, so they start and end together (a fleet name painted under the number is
  * narrower or wider than it). */
@@ -50,8 +55,7 @@ export function stackedPairs(lines: readonly Placed[]): Array<[Placed, Placed]> 
       const gap = lower.y - (upper.y + upper.h);
       const shorter = Math.min(upper.h, lower.h);
       const overlap = Math.min(upper.x + upper.w, lower.x + lower.w) - Math.max(upper.x, lower.x);
-      // Neither half reaches far into the other: two boxes over one line are another matter.
-      if (gap > MAX_GAP * shorter || gap < -0.75 * shorter) continue;
+      if (gap > MAX_GAP * shorter || gap < -MAX_INTRUSION * shorter) continue;
       if (overlap < MIN_OVERLAP * Math.max(upper.w, lower.w)) continue;
       pairs.push([upper, lower]);
     }

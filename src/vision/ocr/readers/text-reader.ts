@@ -55,7 +55,10 @@ function trailerCandidates(p: Placed): Weighed[] {
   const value = trailerId(text);
   const whole: Weighed[] = value ? [{ value, confidence: p.line.confidence, orientation: p.line.orientation, box: extentOf([p]), weight: trailerWeight(value, p) }] : [];
   if (value && isFleetNumber(value)) return whole;
-  const words = [...text.matchAll(/[A-Za-z0-9]+/g)].map((w) => ({ text: RUN_INTO_WORD.exec(w[0])?.[1] ?? w[0], from: w.index, runIn: RUN_INTO_WORD.test(w[0]) }));
+  const words = [...text.matchAll(/[A-Za-z0-9]+/g)].map((w) => {
+    const runIn = RUN_INTO_WORD.exec(w[0]);
+    return { text: runIn?.[1] ?? w[0], from: w.index, runIn: runIn !== null };
+  });
   if (words.length < 2 && !words[0]?.runIn) return whole;
   const inWords = words.flatMap((w): Weighed[] => {
     const id = trailerId(w.text);
