@@ -360,6 +360,20 @@ describe('text readers', () => {
     });
   });
 
+  it('trailer_id: two boxes over one column, each with a part and the characters between, join', async () => {
+    const column = (text: string, x0: number, y0: number, x1: number, y1: number): TextLine => ({
+      ...flatLine(text, 1, x0, y0, x1, y1), orientation: 'vertical', layout: 'stacked',
+    });
+    // Second generator (2026-12-07): W29649 on a tilted panel, boxed as `W29` and as `29649`.
+    const read1 = async (lines: TextLine[]) => (await readText(engineWith(lines), 'trailer_id', blank)).map((r) => r.value);
+    expect(await read1([column('W29', 57, 230, 155, 549), column('29649', 90, 323, 183, 819)])).toEqual(['W29649']);
+    // One character in common is no evidence of the same number: no join, the wider column's
+    // reading stands.
+    expect(await read1([column('W29', 57, 230, 155, 549), column('96490', 90, 323, 183, 819)])).toEqual(['W29']);
+    // The part that starts lower cannot be the number's beginning.
+    expect(await read1([column('29649', 57, 230, 155, 549), column('W29', 90, 323, 183, 819)])).toEqual(['29649']);
+  });
+
   it('trailer_id: a run of 1s alone, what ribs, seams and bars read as, weighs less than a number', async () => {
     // Second generator (2026-12-06): the number 48985 read surely; a hinge bar with dirt beside
     // it boxed taller and read `111`.

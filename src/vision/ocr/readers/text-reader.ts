@@ -27,7 +27,7 @@ export async function readText(engine: OcrEngine, type: OcrType, image: RawImage
     case 'vin':
       return readVin(engine, image, lines, readOptions);
     case 'trailer_id':
-      return best(wholerReadings([...lines, ...(await joinedHalves(engine, image, lines))].flatMap(trailerCandidates)));
+      return best(wholerReadings(withOverlapsJoined([...lines, ...(await joinedHalves(engine, image, lines))].flatMap(trailerCandidates))));
     case 'boat_reg_number':
       return readBoat(engine, image, lines);
   }
@@ -106,6 +106,38 @@ function trailerWeight(value: string, p: Placed, confidence = p.line.confidence)
 }
 
 type Weighed = TextReading & { weight: number; box: NonNullable<TextReading['box']> };
+
+/** Characters two readings of one number must share where their boxes overlap to be joined. */
+const MIN_SHARED = 2;
+
+/** Two boxes over one number, each holding a part of it with the characters between in both
+ * (a stacked W29649 on a tilted panel, boxed as `W29` and as `29649`, both read surely): the
+ * first reading, then the second's characters past those they share, is a candidate too, boxed
+ * around both and weighed as the heavier. Only along the reading's own direction (top to bottom
+ * for a column, left to right for a line), the first part starting first and the second ending
+ * last, and overlapping in the box. */
+function withOverlapsJoined(found: Weighed[]): Weighed[] {
+  const joined: Weighed[] = [];
+  for (const a of found) {
+    for (const b of found) {
+      if (a === b || a.orientation !== b.orientation || overlapRatio(a.box, b.box) <= 0) continue;
+      const [start, end] = a.orientation === 'vertical' ? ['ymin', 'ymax'] as const : ['xmin', 'xmax'] as const;
+      if (a.box[start] >= b.box[start] || a.box[end] >= b.box[end]) continue;
+      const shared = sharedRun(a.value, b.value);
+      if (shared < MIN_SHARED) continue;
+      const value = a.value + b.value.slice(shared);
+      const box = { xmin: Math.min(a.box.xmin, b.box.xmin), ymin: Math.min(a.box.ymin, b.box.ymin), xmax: Math.max(a.box.xmax, b.box.xmax), ymax: Math.max(a.box.ymax, b.box.ymax) };
+      if (isFleetNumber(value)) joined.push({ value, confidence: Math.min(a.confidence, b.confidence), orientation: a.orientation, box, weight: Math.max(a.weight, b.weight) });
+    }
+  }
+  return [...found, ...joined];
+}
+
+/** The longest run that ends `first` and begins `second`, shorter than both. */
+function sharedRun(first: string, second: string): number {
+  for (let k = Math.min(first.length, second.length) - 1; k > 0; k--) if (first.endsWith(second.slice(0, k))) return k;
+  return 0;
+}
 
 /** Where two boxes over one number were read, one holding the other's reading and more (a box
  * that stopped a character short, 10075 inside 510075), the shorter is a piece of the same
