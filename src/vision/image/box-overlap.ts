@@ -6,6 +6,11 @@ export interface BoxBounds {
   ymax: number;
 }
 
+/** The smallest box holding both. */
+export const unionBox = (a: BoxBounds, b: BoxBounds): BoxBounds => ({
+  xmin: Math.min(a.xmin, b.xmin), ymin: Math.min(a.ymin, b.ymin), xmax: Math.max(a.xmax, b.xmax), ymax: Math.max(a.ymax, b.ymax),
+});
+
 const area = (b: BoxBounds) => Math.max(0, b.xmax - b.xmin) * Math.max(0, b.ymax - b.ymin);
 
 /** Intersection over the smaller box: 1 where one box lies inside the other (a merged candidate

@@ -4,7 +4,7 @@ import { candidatesToRead, type DetectedText } from './candidate-finder.js';
 import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
 import { extendToInk, growToCharacters } from './line-extension.js';
-import { overlapRatio } from '../image/box-overlap.js';
+import { overlapRatio, unionBox } from '../image/box-overlap.js';
 import type { DetectedPlate } from './plate-detector-model.js';
 import type { PassSettings } from './plate-modes.js';
 import type { PlateOcr } from './plate-pipeline.js';
@@ -100,7 +100,7 @@ export function withDetectedPlates(read: readonly PlateReading[], found: readonl
       xmax: Math.round(Math.min(image.width, p.box.xmax + dx)), ymax: Math.round(Math.min(image.height, p.box.ymax + dy)),
     };
     const reading = plates.find((r) => overlapRatio(p.box, r.box) > 0.3);
-    if (reading) reading.box = union(reading.box, box);
+    if (reading) reading.box = unionBox(reading.box, box);
     else if (unread.every((u) => overlapRatio(p.box, u.box) <= 0.3)) {
       unread.push({ box, plate: '', region: { code: '', score: 0 }, score: 0, candidates: [], dscore: Math.round(p.score * 1000) / 1000, vehicle: undefined });
     }
@@ -108,6 +108,3 @@ export function withDetectedPlates(read: readonly PlateReading[], found: readonl
   return [...plates, ...unread];
 }
 
-const union = (a: Box, b: Box): Box => ({
-  xmin: Math.min(a.xmin, b.xmin), ymin: Math.min(a.ymin, b.ymin), xmax: Math.max(a.xmax, b.xmax), ymax: Math.max(a.ymax, b.ymax),
-});

@@ -1,6 +1,6 @@
 import { isFleetNumber, OTHER_CHOICE_FLOOR, trailerId } from '../../../domain/text/text-types.js';
 import type { OcrType, TextLine, TextReading } from '../ocr.types.js';
-import { overlapRatio } from '../../image/box-overlap.js';
+import { overlapRatio, unionBox } from '../../image/box-overlap.js';
 import type { RawImage } from '../../image/decode.js';
 import type { OcrEngine } from '../ocr-engine.js';
 import { type Point, quadBounds } from '../geometry.js';
@@ -126,8 +126,7 @@ function withOverlapsJoined(found: Weighed[]): Weighed[] {
       const shared = sharedRun(a.value, b.value);
       if (shared < MIN_SHARED) continue;
       const value = a.value + b.value.slice(shared);
-      const box = { xmin: Math.min(a.box.xmin, b.box.xmin), ymin: Math.min(a.box.ymin, b.box.ymin), xmax: Math.max(a.box.xmax, b.box.xmax), ymax: Math.max(a.box.ymax, b.box.ymax) };
-      if (isFleetNumber(value)) joined.push({ value, confidence: Math.min(a.confidence, b.confidence), orientation: a.orientation, box, weight: Math.max(a.weight, b.weight) });
+      if (isFleetNumber(value)) joined.push({ value, confidence: Math.min(a.confidence, b.confidence), orientation: a.orientation, box: unionBox(a.box, b.box), weight: Math.max(a.weight, b.weight) });
     }
   }
   return [...found, ...joined];
