@@ -1,6 +1,11 @@
+import tempfile
 import unittest
+from pathlib import Path
 
-from vigil_train.runs import learning_rate
+import torch
+
+from vigil_train.model import PlateReader, ctc_loss_of
+from vigil_train.runs import Run, in_lower_precision, learning_rate
 
 
 class LearningRateTest(unittest.TestCase):
@@ -16,6 +21,50 @@ class LearningRateTest(unittest.TestCase):
 
     def test_warm_up_is_by_steps_whatever_the_time(self):
         self.assertAlmostEqual(learning_rate(0, 2000, 1.0, 100, time_done=0.9), 0.05)
+
+
+def reader_batch(seed: int, n: int = 4):
+    g = torch.Generator().manual_seed(seed)
+    images = torch.rand(n, 3, 48, 160, generator=g)
+    lengths = torch.full((n,), 6, dtype=torch.long)
+    return images, torch.randint(1, 35, (n * 6,), generator=g), lengths
+
+
+class LowerPrecisionTest(unittest.TestCase):
+    def test_a_bf16_loss_is_float32_and_close_to_the_float32_loss(self):
+        torch.manual_seed(3)
+        model = PlateReader().eval()
+        batch = reader_batch(1)
+        loss_of = ctc_loss_of(model, torch.device("cpu"))
+        with torch.no_grad():
+            full = loss_of(batch)
+            in_lower_precision(model)
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                lower = loss_of(batch)
+        self.assertEqual(lower.dtype, torch.float32)
+        self.assertAlmostEqual(lower.item() / full.item(), 1.0, delta=0.02)
+
+    def test_a_bf16_run_learns_and_checkpoints_float32_weights_that_load_as_they_were(self):
+        torch.manual_seed(5)
+        model = PlateReader()
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        batch = reader_batch(2)
+        loss_of = ctc_loss_of(model, torch.device("cpu"))
+        with torch.no_grad():
+            before = loss_of(batch).item()
+        with tempfile.TemporaryDirectory() as folder:
+            run = Run(Path(folder), model, opt)
+            run.train([batch] * 30, loss_of, lambda: (0.0, {}), steps=30, minutes=5, peak_lr=1e-3, warmup=1, clip=5.0,
+                      precision="bf16")
+            state = torch.load(Path(folder) / "last.pt")["model"]
+        self.assertTrue(all(v.dtype in (torch.float32, torch.int64) for v in state.values()))
+        fresh = PlateReader().eval()
+        fresh.load_state_dict(state)
+        model.eval()
+        x = batch[0]
+        with torch.no_grad():
+            self.assertTrue(torch.allclose(fresh(x), model(x), atol=1e-4))
+            self.assertLess(loss_of(batch).item(), before * 0.8)
 
 
 if __name__ == "__main__":
