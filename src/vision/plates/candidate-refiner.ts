@@ -32,7 +32,16 @@ export interface RefineOptions {
    * has no finer pass to make up for it: its box of such a plate may hold a few characters,
    * whose close-up cuts the rest at its sides and top (the detector boxes no text cut off). */
   wholeLine?: boolean;
+  /** The candidate is a plate detector's box: scale the close-up to the characters such a box
+   * holds (PLATE_TEXT_SHARE of its height) rather than to the whole box. */
+  plateText?: boolean;
 }
+
+/** About how much of a plate detector's box the characters' height fills: half a US plate's
+ * height (2.75 of 6 inches), less in a loose box, more on a European plate. A close-up scaled
+ * to the whole box shows a squarish plate boxed with its surround with characters too small for
+ * the text detector, which then finds only the state's name or nothing. */
+const PLATE_TEXT_SHARE = 0.5;
 
 /** Detects text again in a close-up of the candidate, from full-resolution pixels: the first
  * pass saw small plates at half scale or less, so its boxes are loose and may join the plate
@@ -42,7 +51,7 @@ export async function refineCandidate(image: RawImage, candidate: PlateCandidate
   const b = quadBounds(candidate.lines.flat());
   const w = b.x1 - b.x0;
   const h = b.y1 - b.y0;
-  const lineHeight = h / candidate.lines.length;
+  const lineHeight = candidate.wholePlate && options.plateText ? h * PLATE_TEXT_SHARE : h / candidate.lines.length;
   // The detector boxes no text cut off at the close-up's side: a close-up that finds nothing at
   // all is looked at once more with a character's width beside the candidate (the first pass
   // may have stopped a character short of the number's end), or room for the whole line.

@@ -77,7 +77,7 @@ export async function passCandidates(image: RawImage, pass: PassSettings, source
     : await textCandidates(image, sources.ocr, pass, options, sureAreas, seen);
   const refined: PlateCandidate[] = [];
   for (const [i, c] of candidates.entries()) {
-    const lines = i < pass.refine && closeUp(c) ? (await refineCandidate(image, c, sources.ocr, { wholeLine: pass.wholeLineCloseUps })).slice(0, 2) : [c];
+    const lines = i < pass.refine && closeUp(c) ? (await refineCandidate(image, c, sources.ocr, { wholeLine: pass.wholeLineCloseUps, plateText: pass.closeUpOnPlateText })).slice(0, 2) : [c];
     refined.push(...lines);
     if (pass.source === 'plates' && !lines.includes(c) && squarish(c)) refined.push(c);
   }

@@ -35,6 +35,9 @@ export interface PassSettings {
   /** A close-up that finds no text looks again for the whole line the candidate may be part of
    * (see RefineOptions.wholeLine): for a coarse pass with no finer one after it. */
   wholeLineCloseUps?: boolean;
+  /** A `plates` pass looking again at boxes that gave no plate: close-ups scaled to the
+   * characters a plate's box holds, not to the box (RefineOptions.plateText). */
+  closeUpOnPlateText?: boolean;
 }
 
 export interface ModeSettings {

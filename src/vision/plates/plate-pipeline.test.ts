@@ -720,6 +720,53 @@ function partlyBoxedPlateOcr() {
   return { ocr, photo, widestCloseUp: () => widestCloseUp };
 }
 
+/** A photo with a seven-character number 20 px tall in a plate detector's box `box`, and a text
+ * detector that, like the real one, boxes no characters under 12 px tall in what it is shown
+ * (`shown`: the characters' height in each picture it was shown). */
+function plateInBox(box: Box) {
+  const photo = { data: Buffer.alloc(1280 * 720 * 3, 230), width: 1280, height: 720, channels: 3 } as RawImage;
+  for (let i = 0; i < 7; i++) for (let y = 380; y < 400; y++) photo.data.fill(30, (y * 1280 + 600 + 14 * i) * 3, (y * 1280 + 610 + 14 * i) * 3);
+  const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+  const shown: number[] = [];
+  const ocr: PlateOcr = {
+    async detect(view) {
+      let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
+      for (let y = 0; y < view.height; y++) for (let x = 0; x < view.width; x++) {
+        if (view.data[(y * view.width + x) * view.channels]! < 128) {
+          x0 = Math.min(x0, x); x1 = Math.max(x1, x + 1); y0 = Math.min(y0, y); y1 = Math.max(y1, y + 1);
+        }
+      }
+      if (x1 < 0) return [];
+      shown.push(y1 - y0);
+      return y1 - y0 < 12 ? [] : [{ quad: rect(x0, y0, x1, y1), score: 0.9 }];
+    },
+    async recognizeCrops(crops) {
+      return crops.map((crop) => {
+        const text = crop.width / crop.height > 2.5 ? 'ABC1234' : 'AB';
+        return { text, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((c) => [{ char: c, prob: 0.95 }]) };
+      });
+    },
+  };
+  const plateDetector: PlateDetector = { detect: async () => platesOnly([{ box, score: 0.9 }]) };
+  return { pipeline: createPlatePipeline(ocr, { plateDetector }), photo, shown };
+}
+
+describe('a plate detector\'s box far larger than its plate', () => {
+  it('is looked at again closer where the close-up at the box\'s size read no plate', async () => {
+    const { pipeline, photo, shown } = plateInBox({ xmin: 560, ymin: 330, xmax: 720, ymax: 450 });
+    const res = await pipeline.read(photo, options({ mode: 'fast' }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(Math.min(...shown)).toBeLessThan(12);
+  });
+
+  it('a box that fits its plate is read from one close-up', async () => {
+    const { pipeline, photo, shown } = plateInBox({ xmin: 590, ymin: 372, xmax: 705, ymax: 408 });
+    const res = await pipeline.read(photo, options({ mode: 'fast' }));
+    expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
+    expect(shown).toHaveLength(1);
+  });
+});
+
 describe('a small plate the coarse pass boxed in part', () => {
   it('fast mode, which has no finer pass, finds the whole number in a close-up', async () => {
     const { ocr, photo, widestCloseUp } = partlyBoxedPlateOcr();

@@ -239,7 +239,14 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
       const sure = plates.filter((p) => p.score >= mode.sureScore);
       if (pass.fallback && (sure.length > 0 || plates.some(isPlainlyRead))) break;
       if (pass.source === 'plates') {
-        plates.push(...(await readPass(image, pass, mode, options, [], seen, detected.plates)));
+        const read = await readPass(image, pass, mode, options, [], seen, detected.plates);
+        plates.push(...read);
+        // Boxes that gave no plate at all are looked at once more, closer: a box far larger than
+        // its plate (a squarish plate boxed with its surround) showed its number too small.
+        // Held 1080p scenes, 2026-12-07: fast mode read AYX8803 so; the fit half read the same.
+        if (read.length === 0 && detected.plates.length > 0) {
+          plates.push(...(await readPass(image, { ...pass, closeUpOnPlateText: true }, mode, options, [], seen, detected.plates)));
+        }
         if (detected.deferred.length > 0) {
           const sureNow = plates.filter((p) => p.score >= mode.sureScore).map(surroundings);
           plates.push(...(await readPass(image, pass, mode, options, sureNow, seen, detected.deferred)));
