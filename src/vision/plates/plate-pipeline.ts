@@ -243,7 +243,8 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
         plates.push(...read);
         // Boxes that gave no plate at all are looked at once more, closer: a box far larger than
         // its plate (a squarish plate boxed with its surround) showed its number too small.
-        // Held 1080p scenes, 2026-12-07: fast mode read AYX8803 so; the fit half read the same.
+        // 1080p copies, 2026-12-07: fast mode read AYX8803 so (held scenes), and pasted plates at
+        // half size 2 more of 191 (fit) and 198 (held); nothing read fewer.
         if (read.length === 0 && detected.plates.length > 0) {
           plates.push(...(await readPass(image, { ...pass, closeUpOnPlateText: true }, mode, options, [], seen, detected.plates)));
         }
