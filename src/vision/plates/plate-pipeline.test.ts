@@ -751,15 +751,15 @@ function plateInBox(box: Box) {
   return { pipeline: createPlatePipeline(ocr, { plateDetector }), photo, shown };
 }
 
-describe('a plate detector\'s box far larger than its plate', () => {
-  it('is looked at again closer where the close-up at the box\'s size read no plate', async () => {
+describe('a plate detector\'s box', () => {
+  it('far larger than its plate is looked at again closer where the close-up at the box\'s size read no plate', async () => {
     const { pipeline, photo, shown } = plateInBox({ xmin: 560, ymin: 330, xmax: 720, ymax: 450 });
     const res = await pipeline.read(photo, options({ mode: 'fast' }));
     expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
     expect(Math.min(...shown)).toBeLessThan(12);
   });
 
-  it('a box that fits its plate is read from one close-up', async () => {
+  it('that fits its plate is read from one close-up', async () => {
     const { pipeline, photo, shown } = plateInBox({ xmin: 590, ymin: 372, xmax: 705, ymax: 408 });
     const res = await pipeline.read(photo, options({ mode: 'fast' }));
     expect(res.plates.map((p) => p.plate)).toEqual(['abc1234']);
