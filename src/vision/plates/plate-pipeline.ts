@@ -242,11 +242,13 @@ export function createPlatePipeline(ocr: PlateOcr, pipelineOptions: PlatePipelin
         const read = await readPass(image, pass, mode, options, [], seen, detected.plates);
         plates.push(...read);
         // Boxes that gave no plate at all are looked at once more, closer: a box far larger than
-        // its plate (a squarish plate boxed with its surround) showed its number too small.
+        // its plate (a squarish plate boxed with its surround) showed its number too small. Only
+        // the boxes that get a close-up: the rest would be read whole again as they just were.
         // 1080p copies, 2026-12-07: fast mode read AYX8803 so (held scenes), and pasted plates at
         // half size 2 more of 191 (fit) and 198 (held); nothing read fewer.
         if (read.length === 0 && detected.plates.length > 0) {
-          plates.push(...(await readPass(image, { ...pass, closeUpOnPlateText: true }, mode, options, [], seen, detected.plates)));
+          const closer = { ...pass, candidates: Math.min(pass.candidates, pass.refine), closeUpOnPlateText: true };
+          plates.push(...(await readPass(image, closer, mode, options, [], seen, detected.plates)));
         }
         if (detected.deferred.length > 0) {
           const sureNow = plates.filter((p) => p.score >= mode.sureScore).map(surroundings);
