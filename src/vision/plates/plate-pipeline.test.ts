@@ -677,15 +677,40 @@ describe('a photo with several cars', () => {
   });
 });
 
+/** A light 1280 x 720 photo with a plate number of `count` dark characters 10 px wide every 14 px
+ * from x 600, on rows `top` to `top` + 20. */
+function numberPhoto(count: number, top: number): RawImage {
+  const photo = { data: Buffer.alloc(1280 * 720 * 3, 230), width: 1280, height: 720, channels: 3 } as RawImage;
+  for (let i = 0; i < count; i++) for (let y = top; y < top + 20; y++) photo.data.fill(30, (y * 1280 + 600 + 14 * i) * 3, (y * 1280 + 610 + 14 * i) * 3);
+  return photo;
+}
+
+const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+
+/** The bounds of all the dark pixels a fake text detector is shown, or null where there are none. */
+function inkBounds(view: RawImage): { x0: number; y0: number; x1: number; y1: number } | null {
+  let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
+  for (let y = 0; y < view.height; y++) for (let x = 0; x < view.width; x++) {
+    if (view.data[(y * view.width + x) * view.channels]! < 128) {
+      x0 = Math.min(x0, x); x1 = Math.max(x1, x + 1); y0 = Math.min(y0, y); y1 = Math.max(y1, y + 1);
+    }
+  }
+  return x1 < 0 ? null : { x0, y0, x1, y1 };
+}
+
+/** A fake recogniser that reads a crop as wide as a whole number as `whole`, a narrower one as AB. */
+const readsByWidth = (whole: string): PlateOcr['recognizeCrops'] => async (crops) => crops.map((crop) => {
+  const text = crop.width / crop.height > 2.5 ? whole : 'AB';
+  return { text, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((c) => [{ char: c, prob: 0.95 }]) };
+});
+
 /** A light 1280 x 720 photo with one small plate number, six dark characters 10 px wide every
  * 14 px (x 600..680, y 400..420). The photo's detector boxes only part of it (x 624..660); a
  * close-up boxes all the ink it shows, unless ink touches the view's left or right side (a
  * detector does not box text it sees cut off). The recogniser reads a crop as wide as the
  * whole number as ABC123, a narrower one as AB. */
 function partlyBoxedPlateOcr() {
-  const photo = { data: Buffer.alloc(1280 * 720 * 3, 230), width: 1280, height: 720, channels: 3 } as RawImage;
-  for (let i = 0; i < 6; i++) for (let y = 400; y < 420; y++) photo.data.fill(30, (y * 1280 + 600 + 14 * i) * 3, (y * 1280 + 610 + 14 * i) * 3);
-  const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+  const photo = numberPhoto(6, 400);
   let widestCloseUp = 0;
   const ocr: PlateOcr = {
     async detect(view) {
@@ -701,21 +726,11 @@ function partlyBoxedPlateOcr() {
         if (dark(x) && (x === 0 || !dark(x - 1))) shown++;
       }
       widestCloseUp = Math.max(widestCloseUp, shown);
-      let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
-      for (let y = 0; y < view.height; y++) for (let x = 0; x < view.width; x++) {
-        if (view.data[(y * view.width + x) * view.channels]! < 128) {
-          x0 = Math.min(x0, x); x1 = Math.max(x1, x + 1); y0 = Math.min(y0, y); y1 = Math.max(y1, y + 1);
-        }
-      }
-      if (x1 < 0 || x0 === 0 || x1 === view.width) return [];
-      return [{ quad: rect(x0, y0, x1, y1), score: 0.9 }];
+      const ink = inkBounds(view);
+      if (!ink || ink.x0 === 0 || ink.x1 === view.width) return [];
+      return [{ quad: rect(ink.x0, ink.y0, ink.x1, ink.y1), score: 0.9 }];
     },
-    async recognizeCrops(crops) {
-      return crops.map((crop) => {
-        const text = crop.width / crop.height > 2.5 ? 'ABC123' : 'AB';
-        return { text, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((c) => [{ char: c, prob: 0.95 }]) };
-      });
-    },
+    recognizeCrops: readsByWidth('ABC123'),
   };
   return { ocr, photo, widestCloseUp: () => widestCloseUp };
 }
@@ -724,28 +739,16 @@ function partlyBoxedPlateOcr() {
  * detector that, like the real one, boxes no characters under 12 px tall in what it is shown
  * (`shown`: the characters' height in each picture it was shown). */
 function plateInBox(box: Box) {
-  const photo = { data: Buffer.alloc(1280 * 720 * 3, 230), width: 1280, height: 720, channels: 3 } as RawImage;
-  for (let i = 0; i < 7; i++) for (let y = 380; y < 400; y++) photo.data.fill(30, (y * 1280 + 600 + 14 * i) * 3, (y * 1280 + 610 + 14 * i) * 3);
-  const rect = (x0: number, y0: number, x1: number, y1: number): Quad => [{ x: x0, y: y0 }, { x: x1, y: y0 }, { x: x1, y: y1 }, { x: x0, y: y1 }];
+  const photo = numberPhoto(7, 380);
   const shown: number[] = [];
   const ocr: PlateOcr = {
     async detect(view) {
-      let x0 = Infinity, x1 = -1, y0 = Infinity, y1 = -1;
-      for (let y = 0; y < view.height; y++) for (let x = 0; x < view.width; x++) {
-        if (view.data[(y * view.width + x) * view.channels]! < 128) {
-          x0 = Math.min(x0, x); x1 = Math.max(x1, x + 1); y0 = Math.min(y0, y); y1 = Math.max(y1, y + 1);
-        }
-      }
-      if (x1 < 0) return [];
-      shown.push(y1 - y0);
-      return y1 - y0 < 12 ? [] : [{ quad: rect(x0, y0, x1, y1), score: 0.9 }];
+      const ink = inkBounds(view);
+      if (!ink) return [];
+      shown.push(ink.y1 - ink.y0);
+      return ink.y1 - ink.y0 < 12 ? [] : [{ quad: rect(ink.x0, ink.y0, ink.x1, ink.y1), score: 0.9 }];
     },
-    async recognizeCrops(crops) {
-      return crops.map((crop) => {
-        const text = crop.width / crop.height > 2.5 ? 'ABC1234' : 'AB';
-        return { text, charConfidences: [...text].map(() => 0.95), alternatives: [...text].map((c) => [{ char: c, prob: 0.95 }]) };
-      });
-    },
+    recognizeCrops: readsByWidth('ABC1234'),
   };
   const plateDetector: PlateDetector = { detect: async () => platesOnly([{ box, score: 0.9 }]) };
   return { pipeline: createPlatePipeline(ocr, { plateDetector }), photo, shown };
