@@ -119,7 +119,6 @@ class Run:
         self.folder, self.model, self.opt = folder, model, opt
         folder.mkdir(parents=True, exist_ok=True)
         self.step, self.best, self.elapsed = 0, -math.inf, 0.0
-        self.device = torch.device("cpu")
         self.started = time.time()
         last = folder / "last.pt"
         if last.exists():
@@ -133,7 +132,6 @@ class Run:
     def to(self, device: torch.device) -> "Run":
         """Moves the model, and an optimiser state resumed on the CPU, to `device`."""
         self.model.to(device)
-        self.device = device
         for state in self.opt.state.values():
             for k, v in state.items():
                 if isinstance(v, torch.Tensor):
@@ -161,6 +159,7 @@ class Run:
         `by_time`: the rate's schedule ends with the minutes where they run out first. `precision`
         bf16: each step's forward pass under bfloat16 autocast (validation stays float32)."""
         lower = precision == "bf16"
+        device_type = next(self.model.parameters()).device.type
         if lower:
             in_lower_precision(self.model)
         losses: list[float] = []
@@ -170,7 +169,7 @@ class Run:
                 break
             for g in self.opt.param_groups:
                 g["lr"] = learning_rate(self.step, steps, peak_lr, warmup, self.minutes() / minutes if by_time else 0.0)
-            with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=lower):
+            with torch.autocast(device_type, dtype=torch.bfloat16, enabled=lower):
                 loss = loss_of(batch)
             self.opt.zero_grad()
             loss.backward()
