@@ -20,7 +20,7 @@ import torch
 from .charset import CHARS, CLASSES
 from .detector import IN_H, IN_W, VEHICLE_CLASSES, DetectorExport, PlateDetector, PlateVehicleDetector, PlateVehicleExport
 from .dynamic_size import SPATIAL
-from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader
+from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, width_of
 
 
 DETECTOR_META = {"input": f"1x3x{IN_H}x{IN_W} RGB in [0,1], letterboxed top-left, grey 114",
@@ -48,17 +48,20 @@ def load_weights(checkpoint: Path) -> dict[str, torch.Tensor]:
 
 
 def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path | None = None) -> None:
+    weights = load_weights(checkpoint)
+    if kind in ("reader", "identifiers", "stacks"):  # readers of any `width` (train_ids.py --width)
+        width = width_of(weights["features.0.0.weight"].shape[0])
     if kind == "reader":
-        model, wrap, shape, names = PlateReader(), ExportWrapper, (3, HEIGHT, WIDTH), ("image", "probs")
+        model, wrap, shape, names = PlateReader(width), ExportWrapper, (3, HEIGHT, WIDTH), ("image", "probs")
         meta = {"charset": CHARS, "blank": "0", "input": f"1x3x{HEIGHT}x{WIDTH} RGB in [0,1], stretched", "classes": str(CLASSES)}
     elif kind == "identifiers":
         from . import idsynth, train_ids  # the identifier reader: its own classes and input width
-        model, wrap, shape, names = PlateReader(classes=train_ids.CLASSES), ExportWrapper, (3, idsynth.HEIGHT, idsynth.WIDTH), ("image", "probs")
+        model, wrap, shape, names = PlateReader(width, classes=train_ids.CLASSES), ExportWrapper, (3, idsynth.HEIGHT, idsynth.WIDTH), ("image", "probs")
         meta = {"charset": train_ids.CHARS, "blank": "0", "classes": str(train_ids.CLASSES),
                 "input": f"1x3x{idsynth.HEIGHT}x{idsynth.WIDTH} RGB in [0,1], height 48 at its aspect, left-aligned, padded grey {idsynth.PAD}"}
     elif kind == "stacks":
         from . import idsynth, stacksynth, train_ids  # the stack reader: the identifier classes on a turned column
-        model, wrap, shape, names = PlateReader(classes=train_ids.CLASSES), ExportWrapper, (3, stacksynth.HEIGHT, stacksynth.WIDTH), ("image", "probs")
+        model, wrap, shape, names = PlateReader(width, classes=train_ids.CLASSES), ExportWrapper, (3, stacksynth.HEIGHT, stacksynth.WIDTH), ("image", "probs")
         meta = {"charset": train_ids.CHARS, "blank": "0", "classes": str(train_ids.CLASSES),
                 "input": f"1x3x{stacksynth.HEIGHT}x{stacksynth.WIDTH} RGB in [0,1], an upright column turned a quarter counter-clockwise, height 48 at its aspect, left-aligned, padded grey {idsynth.PAD}"}
     elif kind == "detector":
@@ -67,7 +70,7 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
     else:
         model, wrap, shape, names = PlateVehicleDetector(), PlateVehicleExport, (3, IN_H, IN_W), ("image", "maps", "vehicles")
         meta = {**DETECTOR_META, "vehicles": f"per class ({','.join(VEHICLE_CLASSES)}) heat, then its 3x3 max, log w, log h (input px), offset x, y (cells) at stride 16"}
-    model.load_state_dict(load_weights(checkpoint))
+    model.load_state_dict(weights)
     model.eval()
     wrapped = wrap(model).eval()
     example = torch.rand(1, *shape)

@@ -26,10 +26,25 @@ def conv(cin: int, cout: int, kernel=(3, 3), padding=(1, 1)) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, kernel, padding=padding, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
+# Channels of the five convolution stages at width 1 (0.64 M parameters with the identifier classes).
+CHANNELS = (32, 64, 96, 128, 160)
+
+
+def stage_channels(width: float) -> list[int]:
+    """Every stage's channels scaled by `width`, to a multiple of 8 (what the CPU kernels block by)."""
+    return [max(8, round(n * width / 8) * 8) for n in CHANNELS]
+
+
+def width_of(first_conv_channels: int) -> float:
+    """The `width` a reader was built with, from its first convolution's output channels."""
+    return first_conv_channels / CHANNELS[0]
+
+
 class PlateReader(nn.Module):
-    def __init__(self, width: int = 1, classes: int = CLASSES):
+    def __init__(self, width: float = 1.0, classes: int = CLASSES):
+        """`width` scales every layer's channels (train_ids.py `--width`); the shipped plate reader is 1."""
         super().__init__()
-        c = [32, 64, 96, 128, 160]
+        c = stage_channels(width)
         self.features = nn.Sequential(
             conv(3, c[0]), nn.MaxPool2d(2, 2),  # 24 x 80
             conv(c[0], c[1]), nn.MaxPool2d(2, 2),  # 12 x 40

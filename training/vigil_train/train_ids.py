@@ -123,7 +123,7 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
     torch.set_num_threads(args.threads)
     x_val, t_val = validation
     print(f"validation: {len(t_val)} synthetic {what}; {frames} frames per {what[:-1]}", flush=True)
-    model = PlateReader(classes=CLASSES)
+    model = PlateReader(width=args.width, classes=CLASSES)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
@@ -156,9 +156,12 @@ def arguments(doc: str | None, **defaults):
     ap.add_argument("--wider-fonts", action="store_true", help="draw in idsynth.WIDER_FONTS too, faces neither bench generator uses")
     ap.add_argument("--further-fonts", action="store_true", help="draw in idsynth.FURTHER_FONTS too (implies --wider-fonts)")
     ap.add_argument("--relief", type=float, default=0.0, help="share of lines embossed or stamped into a pale plate, lit from any side (idsynth.IdentifierSynth)")
+    ap.add_argument("--width", type=float, default=1.0, help="every layer's channels times this (model.PlateReader); give it again to resume")
     args = ap.parse_args()
     if args.init and args.init_plate:
         ap.error("--init and --init-plate both say where to start: give one")
+    if args.init_plate and args.width != 1:
+        ap.error("--init-plate starts from the plate reader's own channels: --width 1 only")
     return args
 
 

@@ -18,7 +18,7 @@ import torch
 
 from . import train_ids, train_stacks
 from .model import ExportWrapper, PlateReader
-from .warm_start import load_onnx_weights
+from .warm_start import load_onnx_weights, onnx_reader_width
 
 # Per kind (export.py's names): the validation sets, and whether spaces count.
 KINDS = {"identifiers": (train_ids.validation_set, True), "stacks": (train_stacks.validation_set, False)}
@@ -32,7 +32,7 @@ def main() -> None:
     torch.set_num_threads(1)
     make_set, no_spaces = KINDS[args.kind]
     sets = {"synth": make_set(), **train_ids.unseen_faces(make_set)}
-    model = PlateReader(classes=train_ids.CLASSES)
+    model = PlateReader(width=onnx_reader_width(args.model), classes=train_ids.CLASSES)
     with torch.no_grad():
         load_onnx_weights(model, args.model, sets["synth"][0][:48], ExportWrapper)
     model.eval()

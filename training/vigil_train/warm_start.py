@@ -21,6 +21,8 @@ import torch
 from onnx import numpy_helper
 from torch import nn
 
+from .model import width_of
+
 CONVS = (nn.Conv1d, nn.Conv2d)
 NORMS = (nn.BatchNorm1d, nn.BatchNorm2d)
 
@@ -43,6 +45,11 @@ def _onnx_convs(path: Path, all_outputs: bool = False) -> list[tuple[np.ndarray,
         if node.op_type == "Conv" and id(node) in needed:
             out.append((inits[node.input[1]], inits[node.input[2]] if len(node.input) > 2 else None))
     return out
+
+
+def onnx_reader_width(path: Path) -> float:
+    """The `width` an exported reader (model.PlateReader) was built with."""
+    return width_of(_onnx_convs(path)[0][0].shape[0])
 
 
 def _conv_norm_pairs(model: nn.Module) -> list[tuple[nn.Module, nn.Module | None]]:
