@@ -1,5 +1,6 @@
 """python3 -m unittest discover -s tests (from training/): a wider identifier reader (train_ids.py
-`--width`) exports, and loads back from its ONNX file at the width it was trained at."""
+`--width`) exports, loads back from its ONNX file at the width it was trained at, and starts from
+a narrower trained reader computing what that reader computes (widen.py)."""
 
 import tempfile
 import unittest
@@ -11,6 +12,16 @@ except ImportError:  # numpy and OpenCV without torch: CI runs the other tests
     torch = None
 
 
+def trained_looking(model):
+    """`model` in evaluation mode with batch norms as training leaves them (a fresh one's equal
+    tensors would also export as one shared tensor)."""
+    with torch.no_grad():
+        for name, tensor in model.state_dict().items():
+            if tensor.dtype == torch.float32 and tensor.dim() == 1 and not name.startswith("classifier"):
+                tensor.copy_(torch.rand_like(tensor) * 0.5 + 0.75)
+    return model.eval()
+
+
 @unittest.skipUnless(torch, "needs Debian's python3-torch")
 class WiderReaderTest(unittest.TestCase):
     def test_a_wider_reader_exports_and_loads_back_at_its_width(self):
@@ -20,11 +31,7 @@ class WiderReaderTest(unittest.TestCase):
         from vigil_train.warm_start import load_onnx_weights, onnx_reader_width
 
         torch.manual_seed(7)
-        model = PlateReader(1.5, classes=train_ids.CLASSES).eval()
-        with torch.no_grad():  # trained-looking batch norms (a fresh one's equal tensors export as shared)
-            for name, tensor in model.state_dict().items():
-                if tensor.dtype == torch.float32 and "conv" not in name and tensor.dim() == 1:
-                    tensor.copy_(torch.rand_like(tensor) * 0.5 + 0.75)
+        model = trained_looking(PlateReader(1.5, classes=train_ids.CLASSES))
         self.assertGreater(parameter_count(model), 2 * parameter_count(PlateReader(classes=train_ids.CLASSES)))
         x = torch.rand(2, 3, idsynth.HEIGHT, idsynth.WIDTH)
         with tempfile.TemporaryDirectory() as folder:
@@ -37,6 +44,26 @@ class WiderReaderTest(unittest.TestCase):
                 load_onnx_weights(again, onnx_file, x, ExportWrapper)
                 again.eval()
                 self.assertTrue(torch.allclose(again(x), model(x), atol=1e-4))
+
+    def test_a_widened_reader_reads_as_the_narrow_one_and_its_copies_learn_apart(self):
+        from vigil_train import idsynth, train_ids
+        from vigil_train.model import PlateReader
+        from vigil_train.widen import widen
+
+        torch.manual_seed(11)
+        narrow = trained_looking(PlateReader(classes=train_ids.CLASSES))
+        wide = widen(narrow, PlateReader(1.5, classes=train_ids.CLASSES), seed=2).eval()
+        x = torch.rand(3, 3, idsynth.HEIGHT, idsynth.WIDTH)
+        with torch.no_grad():
+            self.assertLess((wide(x) - narrow(x)).abs().max().item(), 1e-4)
+        # A copied channel and its original take different gradients: the next layer splits
+        # their weight unequally, so training does not keep them twins.
+        wide.train()
+        wide(x).sum().backward()
+        first = wide.features[0][0]
+        twin = 32  # the first added channel, and the channel it copies
+        original = next(k for k in range(32) if torch.equal(first.weight[k], first.weight[twin]))
+        self.assertFalse(torch.allclose(first.weight.grad[original], first.weight.grad[twin]))
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ from .synth import available
 from .model import PlateReader, ctc_loss_of, parameter_count
 from .model import ExportWrapper
 from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
-from .warm_start import load_onnx_weights
+from .warm_start import load_onnx_weights, onnx_reader_width
+from .widen import widen
 
 # Class 0 is the blank; then the characters; the space last, as PP-OCR's tables end.
 CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ "
@@ -114,6 +115,21 @@ def init_from_plate_reader(model: PlateReader, path: Path, synth: IdentifierSynt
     print(f"classifier rows from {path} (O from 0, I from 1, space fresh)", flush=True)
 
 
+def start_from_export(model: PlateReader, path: Path, calibration: torch.Tensor, width: float, seed: int) -> None:
+    """`model` computing what the exported reader at `path` computes: its weights, or, where
+    `model` is wider (`--width`), the same function in more channels (widen.py)."""
+    exported = onnx_reader_width(path)
+    if exported > width:
+        raise SystemExit(f"{path} is {exported:g} wide: --width {width:g} cannot start from it")
+    if exported == width:
+        load_onnx_weights(model, path, calibration, ExportWrapper)
+        return
+    narrow = PlateReader(exported, classes=CLASSES)
+    load_onnx_weights(narrow, path, calibration, ExportWrapper)
+    widen(narrow.eval(), model, seed)
+    print(f"widened {path} from {exported:g} to {width:g}", flush=True)
+
+
 def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frames: int, what: str, no_spaces: bool,
           also: dict[str, tuple[torch.Tensor, list[str]]] | None = None) -> None:
     """One resumable run of the identifier reader's network on `make_synth`'s samples (see
@@ -131,7 +147,7 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
         init_from_plate_reader(model, args.init_plate, make_synth(args.seed + 5))
     stream = DataLoader(Samples(make_synth, args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate, **loader_options(args.workers))
     if args.init and run.step == 0:  # continue an exported reader of these classes (README: Carrying a model on)
-        load_onnx_weights(model, args.init, next(iter(stream))[0], ExportWrapper)
+        start_from_export(model, args.init, next(iter(stream))[0], args.width, args.seed)
     device = device_of(args.device)
     run.to(device)
     print(f"training on {device}, {args.workers} data workers", flush=True)
