@@ -31,8 +31,11 @@ CHANNELS = (32, 64, 96, 128, 160)
 
 
 def stage_channels(width: float) -> list[int]:
-    """Every stage's channels scaled by `width`, to a multiple of 8 (what the CPU kernels block by)."""
-    return [max(8, round(n * width / 8) * 8) for n in CHANNELS]
+    """Every stage's channels scaled by `width`, a multiple of a quarter: each stage a multiple of
+    8 (what the CPU kernels block by), and the first stage's alone gives `width` back (width_of)."""
+    if width <= 0 or not float(width * 4).is_integer():
+        raise ValueError(f"a reader's width is a positive multiple of 0.25, not {width}")
+    return [int(n * width) for n in CHANNELS]
 
 
 def width_of(first_conv_channels: int) -> float:

@@ -176,6 +176,8 @@ def arguments(doc: str | None, **defaults):
     args = ap.parse_args()
     if args.init and args.init_plate:
         ap.error("--init and --init-plate both say where to start: give one")
+    if args.width <= 0 or not (args.width * 4).is_integer():
+        ap.error(f"--width {args.width:g}: a positive multiple of 0.25 (every stage's channels a multiple of 8)")
     if args.init_plate and args.width != 1:
         ap.error("--init-plate starts from the plate reader's own channels: --width 1 only")
     return args
