@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --second-draws A-B --engine-cache DIR --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|ppocr --identifier-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --second-draws A-B --engine-cache DIR --stack-reader trained|trained-fp32|ppocr --stack-model FILE --identifier-reader trained|trained-fp32|ppocr --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -33,6 +33,7 @@ import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine, type OcrEngine, withSecondLineReader, withStackReader } from '../src/vision/ocr/ocr-engine.js';
 import { createStackReader, parseStackReader } from '../src/vision/ocr/stack-reader.js';
 import { createIdentifierReader, parseIdentifierReader, readsWithSecondLineReader } from '../src/vision/ocr/identifier-reader.js';
+import { precisionOf } from '../src/vision/ocr/trained-readers.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
 import { type SecondSyntheticSets, secondSyntheticSets } from './lib/ocr-synthetic-second.js';
@@ -56,18 +57,26 @@ const identifierModel = flag('identifier-model');
 // --engine-cache DIR: the engines' answers kept there (bench/lib/engine-cache.ts), for reading
 // draws again after a change to the readers alone.
 const cacheDir = flag('engine-cache');
-const cache = cacheDir ? engineCache(path.resolve(cacheDir), engineVersion({ precision, stackModel: stackModel && path.resolve(stackModel), identifierModel: identifierModel && path.resolve(identifierModel) })) : undefined;
+
+const stackChoice = parseStackReader(flag('stack-reader') ?? process.env.STACK_READER);
+const identifierChoice = parseIdentifierReader(flag('identifier-reader') ?? process.env.IDENTIFIER_READER);
+// The models' files, or which shipped graph, are part of what the cached answers depend on.
+const cache = cacheDir ? engineCache(path.resolve(cacheDir), engineVersion({
+  precision,
+  stackModel: stackModel ? path.resolve(stackModel) : stackChoice,
+  identifierModel: identifierModel ? path.resolve(identifierModel) : identifierChoice,
+})) : undefined;
 const ppocr = await createOcrEngine({ precision }).then((e) => cache?.ocr(e) ?? e);
 // As the server reads identifiers: with the stack reader unless --stack-reader ppocr (default:
 // STACK_READER); --stack-model FILE reads columns with that model in place of the shipped one.
-const engine = parseStackReader(flag('stack-reader') ?? process.env.STACK_READER) === 'trained'
-  ? withStackReader(ppocr, await createStackReader({ file: stackModel ? path.resolve(stackModel) : undefined }).then((r) => cache?.stacks(r) ?? r))
+const engine = stackChoice !== 'ppocr'
+  ? withStackReader(ppocr, await createStackReader({ precision: precisionOf(stackChoice), file: stackModel ? path.resolve(stackModel) : undefined }).then((r) => cache?.stacks(r) ?? r))
   : ppocr;
 // As the server reads trailer IDs and VINs: with the identifier reader beside PP-OCR on lines that lie
 // flat unless --identifier-reader ppocr (default: IDENTIFIER_READER); --identifier-model FILE
 // in place of the shipped one.
-const fusedEngine = parseIdentifierReader(flag('identifier-reader') ?? process.env.IDENTIFIER_READER) === 'trained'
-  ? withSecondLineReader(engine, await createIdentifierReader({ file: identifierModel ? path.resolve(identifierModel) : undefined }).then((r) => cache?.lines(r) ?? r))
+const fusedEngine = identifierChoice !== 'ppocr'
+  ? withSecondLineReader(engine, await createIdentifierReader({ precision: precisionOf(identifierChoice), file: identifierModel ? path.resolve(identifierModel) : undefined }).then((r) => cache?.lines(r) ?? r))
   : engine;
 const engineFor = (type: OcrType) => (readsWithSecondLineReader(type) ? fusedEngine : engine);
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();

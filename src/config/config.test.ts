@@ -63,6 +63,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ PLATE_READER: 'trained-fp32' }).vision.plateReader).toBe('trained-fp32');
   });
 
+  it('runs the identifier and stack readers in 8 bits unless told to run their float graphs', () => {
+    expect(loadConfig({}).vision).toMatchObject({ stackReader: 'trained', identifierReader: 'trained' });
+    expect(loadConfig({ STACK_READER: 'trained-fp32', IDENTIFIER_READER: 'trained-fp32' }).vision)
+      .toMatchObject({ stackReader: 'trained-fp32', identifierReader: 'trained-fp32' });
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

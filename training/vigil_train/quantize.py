@@ -210,15 +210,28 @@ def reader_batches(count: int, seed: int = 7) -> list[np.ndarray]:
     return out
 
 
+def synthetic_batches(kind: str, count: int, seed: int = 777) -> list[np.ndarray]:
+    """Lines (`identifiers`) or turned columns (`stacks`) of the trainers' own generator, in the
+    faces they train on, from a seed neither validation set uses: those readers saw nothing real."""
+    from .stacksynth import StackSynth
+    from .idsynth import IdentifierSynth
+
+    synth = (IdentifierSynth if kind == "identifiers" else StackSynth)(seed)
+    return [(synth.sample()[0].astype(np.float32) / 255.0).transpose(2, 0, 1)[None] for _ in range(count)]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", type=Path, required=True)
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--kind", choices=("reader", "identifiers", "stacks"), default="reader",
+                    help="what calibrates it: `fit` plate crops (reader), or the identifier or stack trainer's lines")
     ap.add_argument("--samples", type=int, default=400)
     ap.add_argument("--percentile", type=float, default=PERCENTILE)
     ap.add_argument("--weight-bits", type=int, default=WEIGHT_BITS, choices=(7, 8))
     args = ap.parse_args()
-    quantize(args.model, args.out, reader_batches(args.samples), args.percentile, args.weight_bits)
+    batches = reader_batches(args.samples) if args.kind == "reader" else synthetic_batches(args.kind, args.samples)
+    quantize(args.model, args.out, batches, args.percentile, args.weight_bits)
     print(f"wrote {args.out}")
 
 

@@ -12,13 +12,29 @@ let fused: ReturnType<typeof createOcrEngine> | undefined;
 const serverEngine = async () => (fused ??= (async () =>
   withSecondLineReader(withStackReader(await createOcrEngine(), await createStackReader()), await createIdentifierReader()))());
 
-describe('identifier reader (models/identifier-reader.onnx)', () => {
+describe('identifier reader (models/identifier-reader.int8.onnx, and the float graph it came from)', () => {
   it('reads a line of letters and digits, O apart from 0', async () => {
     const reader = await createIdentifierReader();
     const photo = await decodeImage(await textImage([{ text: 'TRL 40O7', x: 60, y: 150, size: 96, bold: true }], 800, 240));
     const [line] = await reader.recognizeCrops([cropRect(photo, 30, 50, 600, 140)]);
     expect(line!.text.replace(/\s/g, '')).toBe('TRL40O7');
     expect(line!.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('reads in 8 bits what its float graph reads, each character about as sure', async () => {
+    const [int8, fp32] = await Promise.all([createIdentifierReader(), createIdentifierReader({ precision: 'fp32' })]);
+    const photo = await decodeImage(await textImage([
+      { text: 'WBA3B5C51EF961258', x: 20, y: 90, size: 56, bold: true },
+      { text: 'MSKU 604213 7', x: 20, y: 220, size: 64 },
+    ], 900, 260));
+    // Text is drawn on its baseline: each crop holds one line with a margin around it.
+    const crops = [cropRect(photo, 5, 25, 890, 85), cropRect(photo, 5, 145, 700, 95)];
+    const [a, b] = await Promise.all([int8.recognizeCrops(crops), fp32.recognizeCrops(crops)]);
+    expect(a.map((l) => l.text.replace(/\s/g, ''))).toEqual(['WBA3B5C51EF961258', 'MSKU6042137']);
+    expect(a.map((l) => l.text)).toEqual(b.map((l) => l.text));
+    a.forEach((line, i) => expect(Math.abs(line.confidence - b[i]!.confidence)).toBeLessThan(0.05));
+    // Two graphs ran: 8-bit arithmetic does not give the float graph's confidences to the last place.
+    expect(a.map((l) => l.confidence)).not.toEqual(b.map((l) => l.confidence));
   });
 
   it('reads trailer numbers beside PP-OCR through the engine the server reads them with', async () => {

@@ -5,14 +5,16 @@ import { charsetMask } from './dictionary.js';
 import { IDENTIFIER_TABLE, readSlots } from './identifier-slot.js';
 import type { LineRecognizer } from './ocr-engine.js';
 import type { OcrType } from './ocr.types.js';
+import { type ReaderPrecision, TRAINED_READER_CHOICES, type TrainedReaderChoice } from './trained-readers.js';
 
 /** What reads the lines of trailer IDs and VINs that lie flat (IDENTIFIER_READER): `trained` (default),
- * Vigil's identifier reader (models/identifier-reader.onnx) reading each such line beside
- * PP-OCR, each character the one both find likelier (fused-readings.ts); `ppocr`, PP-OCR
- * alone, as before 2026-12-03 (trailer IDs) and 2026-12-04 (VINs). Figures: docs/benchmarks.md. */
-export type IdentifierReaderChoice = 'trained' | 'ppocr';
-export const IDENTIFIER_READERS: readonly IdentifierReaderChoice[] = ['trained', 'ppocr'];
-export const parseIdentifierReader = (value: string | undefined): IdentifierReaderChoice => parseChoice('IDENTIFIER_READER', IDENTIFIER_READERS, 'trained', value);
+ * Vigil's identifier reader with its convolutions in 8 bits (models/identifier-reader.int8.onnx)
+ * reading each such line beside PP-OCR, each character the one both find likelier
+ * (fused-readings.ts); `trained-fp32`, the same with the float graph as trained
+ * (models/identifier-reader.onnx); `ppocr`, PP-OCR alone, as before 2026-12-03 (trailer IDs)
+ * and 2026-12-04 (VINs). Figures: docs/benchmarks.md. */
+export type IdentifierReaderChoice = TrainedReaderChoice;
+export const parseIdentifierReader = (value: string | undefined): IdentifierReaderChoice => parseChoice('IDENTIFIER_READER', TRAINED_READER_CHOICES, 'trained', value);
 
 /** The identifier types whose flat lines the identifier reader reads beside PP-OCR: trailer IDs
  * and, since 2026-12-04, VINs (the second generator's draws 40-49, 371 -> 377 of 400, none lost).
@@ -25,14 +27,16 @@ export const readsWithSecondLineReader = (type: OcrType): boolean => type === 't
 export const IDENTIFIER_WIDTH = 384;
 
 export interface IdentifierReaderOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
-  /** Model file (default: the shipped one). */
+  /** Which shipped graph (default `int8`), unless `file` names another model. */
+  precision?: ReaderPrecision;
   file?: string;
 }
 
 /** Vigil's identifier reader as a line recogniser: upper-case letters, digits and spaces only,
  * which is all an identifier holds. */
 export async function createIdentifierReader(options: IdentifierReaderOptions = {}): Promise<LineRecognizer> {
-  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.identifierReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
+  const shipped = options.precision === 'fp32' ? VIGIL_MODEL_FILES.identifierReader : VIGIL_MODEL_FILES.identifierReaderInt8;
+  const session = await createOnnxSession(options.file ?? shipped, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
   return {
     async recognizeCrops(crops, opts = {}): Promise<DecodedText[]> {
       const mask = opts.charset ? charsetMask(IDENTIFIER_TABLE, opts.charset) : undefined;
