@@ -30,7 +30,8 @@ NORMS = (nn.BatchNorm1d, nn.BatchNorm2d)
 def _onnx_convs(path: Path, all_outputs: bool = False) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """The convolutions that compute the graph's first output (every output with `all_outputs`),
     in graph order: a plate detector with a vehicle head (second output) gives the plate
-    detector's own, or with `all_outputs` the head's after them."""
+    detector's own, or with `all_outputs` the head's after them. An 8-bit graph's weights come
+    back dequantized: training can go on from the only file a model may ship as."""
     graph = onnx.load(str(path)).graph
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     producer = {o: n for n in graph.node for o in n.output}
@@ -40,10 +41,22 @@ def _onnx_convs(path: Path, all_outputs: bool = False) -> list[tuple[np.ndarray,
         if node is not None and id(node) not in needed:
             needed.add(id(node))
             todo.extend(node.input)
+
+    def constant(name: str) -> np.ndarray:
+        """An initializer, or one dequantized (an 8-bit graph's weights and biases, quantize.py)."""
+        if name in inits:
+            return inits[name]
+        dq = producer[name]
+        q, scale, zero = (inits[i] for i in dq.input)
+        axis = next((a.i for a in dq.attribute if a.name == "axis"), 1)
+        shape = [1] * q.ndim
+        shape[axis if scale.ndim else 0] = -1
+        return ((q.astype(np.float64) - zero.reshape(shape)) * scale.reshape(shape)).astype(np.float32)
+
     out = []
     for node in graph.node:
         if node.op_type == "Conv" and id(node) in needed:
-            out.append((inits[node.input[1]], inits[node.input[2]] if len(node.input) > 2 else None))
+            out.append((constant(node.input[1]), constant(node.input[2]) if len(node.input) > 2 else None))
     return out
 
 
@@ -105,6 +118,10 @@ def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, w
         norm.running_var.copy_(var)
         norm.weight.copy_((var + norm.eps).sqrt())
         norm.bias.copy_(mean + b)
+    if any(n.op_type == "DequantizeLinear" for n in onnx.load(str(path)).graph.node):
+        # OpenCV 4.6 runs no QDQ graph: an 8-bit file is taken at its dequantized weights unchecked.
+        print(f"warm start from {path}, dequantized ({len(pairs)} convolutions, {len(biases)} batch norms rebuilt)", flush=True)
+        return
     diff = _difference_from_graph(wrapper(model).eval(), path, calibration[:1], all_outputs)
     model.train(was_training)
     if diff > 1e-3:
