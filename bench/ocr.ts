@@ -1,5 +1,5 @@
 /**
- * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --second-draws A-B --engine-cache DIR --stack-reader trained|trained-fp32|ppocr --stack-model FILE --identifier-reader trained|trained-fp32|ppocr --identifier-model FILE]
+ * npm run bench:ocr [-- --data DIR --limit N --only SET,SET --misses --vins N --trailers N --no-tesseract --precision fp32|fused --second-out DIR --second-from DIR --second-draw N --second-draws A-B --engine-cache DIR --stack-reader trained|ppocr --stack-model FILE --identifier-reader trained|trained-fp32|ppocr --identifier-model FILE]
  *
  * Accuracy and speed of the OCR types on real photos (containers-gate, containers-yard,
  * odometers with reliable labels) and on VIN, trailer ID and boat number images synthesized
@@ -32,8 +32,7 @@ import { decodeForRecognition } from '../src/vision/image/decode.js';
 import { parseOcrPrecision } from '../src/vision/runtime/model-variants.js';
 import { createOcrEngine, type OcrEngine, withSecondLineReader, withStackReader } from '../src/vision/ocr/ocr-engine.js';
 import { createStackReader, parseStackReader } from '../src/vision/ocr/stack-reader.js';
-import { createIdentifierReader, parseIdentifierReader, readsWithSecondLineReader } from '../src/vision/ocr/identifier-reader.js';
-import { precisionOf } from '../src/vision/ocr/trained-readers.js';
+import { createIdentifierReader, identifierPrecision, parseIdentifierReader, readsWithSecondLineReader } from '../src/vision/ocr/identifier-reader.js';
 import { readText } from '../src/vision/ocr/readers/text-reader.js';
 import { type SyntheticCase, syntheticSets } from './lib/ocr-synthetic.js';
 import { type SecondSyntheticSets, secondSyntheticSets } from './lib/ocr-synthetic-second.js';
@@ -70,13 +69,13 @@ const ppocr = await createOcrEngine({ precision }).then((e) => cache?.ocr(e) ?? 
 // As the server reads identifiers: with the stack reader unless --stack-reader ppocr (default:
 // STACK_READER); --stack-model FILE reads columns with that model in place of the shipped one.
 const engine = stackChoice !== 'ppocr'
-  ? withStackReader(ppocr, await createStackReader({ precision: precisionOf(stackChoice), file: stackModel ? path.resolve(stackModel) : undefined }).then((r) => cache?.stacks(r) ?? r))
+  ? withStackReader(ppocr, await createStackReader({ file: stackModel ? path.resolve(stackModel) : undefined }).then((r) => cache?.stacks(r) ?? r))
   : ppocr;
 // As the server reads trailer IDs and VINs: with the identifier reader beside PP-OCR on lines that lie
 // flat unless --identifier-reader ppocr (default: IDENTIFIER_READER); --identifier-model FILE
 // in place of the shipped one.
 const fusedEngine = identifierChoice !== 'ppocr'
-  ? withSecondLineReader(engine, await createIdentifierReader({ precision: precisionOf(identifierChoice), file: identifierModel ? path.resolve(identifierModel) : undefined }).then((r) => cache?.lines(r) ?? r))
+  ? withSecondLineReader(engine, await createIdentifierReader({ precision: identifierPrecision(identifierChoice), file: identifierModel ? path.resolve(identifierModel) : undefined }).then((r) => cache?.lines(r) ?? r))
   : engine;
 const engineFor = (type: OcrType) => (readsWithSecondLineReader(type) ? fusedEngine : engine);
 const tessVersion = process.argv.includes('--no-tesseract') ? undefined : tesseractVersion();

@@ -5,7 +5,6 @@ import { charsetMask } from './dictionary.js';
 import { IDENTIFIER_TABLE, readSlots } from './identifier-slot.js';
 import type { LineRecognizer } from './ocr-engine.js';
 import type { OcrType } from './ocr.types.js';
-import { type ReaderPrecision, TRAINED_READER_CHOICES, type TrainedReaderChoice } from './trained-readers.js';
 
 /** What reads the lines of trailer IDs and VINs that lie flat (IDENTIFIER_READER): `trained` (default),
  * Vigil's identifier reader with its convolutions in 8 bits (models/identifier-reader.int8.onnx)
@@ -13,8 +12,15 @@ import { type ReaderPrecision, TRAINED_READER_CHOICES, type TrainedReaderChoice 
  * (fused-readings.ts); `trained-fp32`, the same with the float graph as trained
  * (models/identifier-reader.onnx); `ppocr`, PP-OCR alone, as before 2026-12-03 (trailer IDs)
  * and 2026-12-04 (VINs). Figures: docs/benchmarks.md. */
-export type IdentifierReaderChoice = TrainedReaderChoice;
-export const parseIdentifierReader = (value: string | undefined): IdentifierReaderChoice => parseChoice('IDENTIFIER_READER', TRAINED_READER_CHOICES, 'trained', value);
+export type IdentifierReaderChoice = 'trained' | 'trained-fp32' | 'ppocr';
+export const IDENTIFIER_READERS: readonly IdentifierReaderChoice[] = ['trained', 'trained-fp32', 'ppocr'];
+export const parseIdentifierReader = (value: string | undefined): IdentifierReaderChoice => parseChoice('IDENTIFIER_READER', IDENTIFIER_READERS, 'trained', value);
+
+/** Which of the shipped graphs runs: `int8`, its convolutions in 8 bits (training/vigil_train/
+ * quantize.py), 2.5 times as fast a line and reading the same identifiers (models/README.md), or
+ * `fp32`, the float graph as trained. */
+export type IdentifierPrecision = 'int8' | 'fp32';
+export const identifierPrecision = (choice: IdentifierReaderChoice): IdentifierPrecision => (choice === 'trained-fp32' ? 'fp32' : 'int8');
 
 /** The identifier types whose flat lines the identifier reader reads beside PP-OCR: trailer IDs
  * and, since 2026-12-04, VINs (the second generator's draws 40-49, 371 -> 377 of 400, none lost).
@@ -28,7 +34,7 @@ export const IDENTIFIER_WIDTH = 384;
 
 export interface IdentifierReaderOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
   /** Which shipped graph (default `int8`), unless `file` names another model. */
-  precision?: ReaderPrecision;
+  precision?: IdentifierPrecision;
   file?: string;
 }
 

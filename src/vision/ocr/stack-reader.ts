@@ -5,16 +5,14 @@ import { createOnnxSession, type OnnxSessionOptions, VIGIL_MODEL_FILES } from '.
 import type { DecodedText } from './ctc-decode.js';
 import { charsetMask } from './dictionary.js';
 import { IDENTIFIER_TABLE, readSlots } from './identifier-slot.js';
-import { type ReaderPrecision, TRAINED_READER_CHOICES, type TrainedReaderChoice } from './trained-readers.js';
 
 /** What reads characters painted one under another (trailer numbers, container codes) in text
- * photos (STACK_READER): `trained` (default), Vigil's own stack reader with its convolutions in
- * 8 bits (models/stack-reader.int8.onnx) reading each column beside PP-OCR reading it laid out
- * as a line, the reading two of them agree on winning; `trained-fp32`, the same with the float
- * graph as trained (models/stack-reader.onnx); `ppocr`, PP-OCR alone, as before 2026-12-03.
- * Figures: docs/benchmarks.md. */
-export type StackReaderChoice = TrainedReaderChoice;
-export const parseStackReader = (value: string | undefined): StackReaderChoice => parseChoice('STACK_READER', TRAINED_READER_CHOICES, 'trained', value);
+ * photos (STACK_READER): `trained` (default), Vigil's own stack reader (models/stack-reader.onnx)
+ * reading each column beside PP-OCR reading it laid out as a line, the reading two of them agree
+ * on winning; `ppocr`, PP-OCR alone, as before 2026-12-03. Figures: docs/benchmarks.md. */
+export type StackReaderChoice = 'trained' | 'ppocr';
+export const STACK_READERS: readonly StackReaderChoice[] = ['trained', 'ppocr'];
+export const parseStackReader = (value: string | undefined): StackReaderChoice => parseChoice('STACK_READER', STACK_READERS, 'trained', value);
 
 /** Input of Vigil's stack reader (training/vigil_train/train_stacks.py): a column of characters
  * painted top to bottom, turned a quarter counter-clockwise (turnColumn: its top at the left),
@@ -30,14 +28,12 @@ export interface StackRecognizer {
 }
 
 export interface StackReaderOptions extends Pick<OnnxSessionOptions, 'intraOpNumThreads' | 'memoryArena'> {
-  /** Which shipped graph (default `int8`), unless `file` names another model. */
-  precision?: ReaderPrecision;
+  /** Model file (default: the shipped one). */
   file?: string;
 }
 
 export async function createStackReader(options: StackReaderOptions = {}): Promise<StackRecognizer> {
-  const shipped = options.precision === 'fp32' ? VIGIL_MODEL_FILES.stackReader : VIGIL_MODEL_FILES.stackReaderInt8;
-  const session = await createOnnxSession(options.file ?? shipped, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
+  const session = await createOnnxSession(options.file ?? VIGIL_MODEL_FILES.stackReader, { intraOpNumThreads: options.intraOpNumThreads ?? 1, memoryArena: options.memoryArena });
   return {
     recognizeStacks: (columns, opts = {}) =>
       readSlots(session, columns.map(turnColumn), STACK_WIDTH, opts.charset ? charsetMask(IDENTIFIER_TABLE, opts.charset) : undefined),

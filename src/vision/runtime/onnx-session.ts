@@ -54,7 +54,6 @@ export const VIGIL_MODEL_FILES = {
   plateDetector: join(VIGIL_MODELS_DIR, 'plate-detector.onnx'),
   /** Columns of upright characters (training/vigil_train/train_stacks.py). */
   stackReader: join(VIGIL_MODELS_DIR, 'stack-reader.onnx'),
-  stackReaderInt8: join(VIGIL_MODELS_DIR, 'stack-reader.int8.onnx'),
   /** Text lines of identifiers (training/vigil_train/train_ids.py). */
   identifierReader: join(VIGIL_MODELS_DIR, 'identifier-reader.onnx'),
   identifierReaderInt8: join(VIGIL_MODELS_DIR, 'identifier-reader.int8.onnx'),

@@ -1,8 +1,7 @@
 import { decodeForRecognition } from '../image/decode.js';
 import { createOcrEngine, type OcrEngine, withSecondLineReader, withStackReader } from '../ocr/ocr-engine.js';
-import { createIdentifierReader, readsWithSecondLineReader } from '../ocr/identifier-reader.js';
+import { createIdentifierReader, identifierPrecision, readsWithSecondLineReader } from '../ocr/identifier-reader.js';
 import { createStackReader } from '../ocr/stack-reader.js';
-import { precisionOf, type ReaderPrecision, type TrainedReaderChoice } from '../ocr/trained-readers.js';
 import type { OcrType, TextReading } from '../ocr/ocr.types.js';
 import { readText } from '../ocr/readers/text-reader.js';
 import { configuredPlatePipeline } from '../plates/configured-pipeline.js';
@@ -27,28 +26,28 @@ let pipeline: Promise<PlatePipeline> | undefined;
 
 const ocrEngine = () => (engine ??= createOcrEngine(ocrEngineOptions(workerVisionSettings())));
 
-/** `base` with one of Vigil's models beside it (`add`), loaded in the graph and with the memory
- * setting the thread's settings choose, or `base` alone where they choose PP-OCR alone. */
-async function withModel<M>(base: () => Promise<OcrEngine>, choice: (s: VisionSettings) => TrainedReaderChoice,
-  load: (o: { memoryArena?: boolean; precision: ReaderPrecision }) => Promise<M>, add: (engine: OcrEngine, model: M) => OcrEngine): Promise<OcrEngine> {
+/** `base` with one of Vigil's models beside it (`add`), loaded as the thread's settings say
+ * (its memory setting, and which graph), or `base` alone where the settings turn that model off. */
+async function withModel<M>(base: () => Promise<OcrEngine>, wanted: (s: VisionSettings) => boolean,
+  load: (o: { memoryArena?: boolean }, settings: VisionSettings) => Promise<M>, add: (engine: OcrEngine, model: M) => OcrEngine): Promise<OcrEngine> {
   const settings = workerVisionSettings();
-  const chosen = choice(settings);
-  if (chosen === 'ppocr') return base();
+  if (!wanted(settings)) return base();
   const { memoryArena } = ocrEngineOptions(settings);
-  const [engine, model] = await Promise.all([base(), load({ memoryArena, precision: precisionOf(chosen) })]);
+  const [engine, model] = await Promise.all([base(), load({ memoryArena }, settings)]);
   return add(engine, model);
 }
 
 /** The engine identifiers are read with: the plate pipeline's, with Vigil's stack reader on
  * columns of stacked characters unless STACK_READER=ppocr (plates are never stacked). */
 const identifierEngine = (): Promise<OcrEngine> =>
-  (textEngine ??= withModel(ocrEngine, (s) => s.stackReader, createStackReader, withStackReader));
+  (textEngine ??= withModel(ocrEngine, (s) => s.stackReader !== 'ppocr', createStackReader, withStackReader));
 
 /** The engine trailer IDs and VINs are read with (readsWithSecondLineReader): the identifier
- * engine with Vigil's identifier reader reading each line that lies flat beside PP-OCR, unless
- * IDENTIFIER_READER=ppocr. */
+ * engine with Vigil's identifier reader, in the graph IDENTIFIER_READER names, reading each line
+ * that lies flat beside PP-OCR, unless IDENTIFIER_READER=ppocr. */
 const fusedEngine = (): Promise<OcrEngine> =>
-  (fusedIdEngine ??= withModel(identifierEngine, (s) => s.identifierReader, createIdentifierReader, withSecondLineReader));
+  (fusedIdEngine ??= withModel(identifierEngine, (s) => s.identifierReader !== 'ppocr',
+    (o, s) => createIdentifierReader({ ...o, precision: identifierPrecision(s.identifierReader) }), withSecondLineReader));
 
 /** The COCO vehicle detector and tfjs under it (about 55 MB a thread) load on first use: mmc,
  * vehicle grouping and plates the plate detector's vehicle head put on no vehicle ask for it
