@@ -198,6 +198,11 @@ def topological(nodes: list[onnx.NodeProto], available: set[str]) -> list[onnx.N
     return done
 
 
+def as_input(pixels: np.ndarray) -> np.ndarray:
+    """An H x W x 3 uint8 picture as a batch of one, N x 3 x H x W in [0, 1]."""
+    return (pixels.astype(np.float32) / 255.0).transpose(2, 0, 1)[None]
+
+
 def reader_batches(count: int, seed: int = 7) -> list[np.ndarray]:
     """`fit` crops of every source, as the reader sees them, some jittered like a detector's box."""
     crops = [c for c in load_crops() if c.side == "fit"]
@@ -206,7 +211,7 @@ def reader_batches(count: int, seed: int = 7) -> list[np.ndarray]:
     out = []
     for i, c in enumerate(crops[:count]):
         px = crop_pixels(c, rng if i % 2 else None)
-        out.append((px.astype(np.float32) / 255.0).transpose(2, 0, 1)[None])
+        out.append(as_input(px))
     return out
 
 
@@ -217,7 +222,7 @@ def synthetic_batches(kind: str, count: int, seed: int = 777) -> list[np.ndarray
     from .idsynth import IdentifierSynth
 
     synth = (IdentifierSynth if kind == "identifiers" else StackSynth)(seed)
-    return [(synth.sample()[0].astype(np.float32) / 255.0).transpose(2, 0, 1)[None] for _ in range(count)]
+    return [as_input(synth.sample()[0]) for _ in range(count)]
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ from torch.utils.data import DataLoader, IterableDataset
 from . import charset
 from .idsynth import FURTHER_FONTS, HEIGHT, IDENTIFIER_FONTS, UNSEEN_FONTS, WIDER_FONTS, WIDTH, IdentifierSynth
 from .synth import available
-from .model import PlateReader, ctc_loss_of, parameter_count
+from .model import PlateReader, ctc_loss_of, parameter_count, stage_channels
 from .model import ExportWrapper
 from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
 from .warm_start import load_onnx_weights, onnx_reader_width
@@ -176,8 +176,10 @@ def arguments(doc: str | None, **defaults):
     args = ap.parse_args()
     if args.init and args.init_plate:
         ap.error("--init and --init-plate both say where to start: give one")
-    if args.width <= 0 or not (args.width * 4).is_integer():
-        ap.error(f"--width {args.width:g}: a positive multiple of 0.25 (every stage's channels a multiple of 8)")
+    try:
+        stage_channels(args.width)
+    except ValueError as e:
+        ap.error(f"--width: {e}")
     if args.init_plate and args.width != 1:
         ap.error("--init-plate starts from the plate reader's own channels: --width 1 only")
     return args

@@ -27,12 +27,11 @@ CONVS = (nn.Conv1d, nn.Conv2d)
 NORMS = (nn.BatchNorm1d, nn.BatchNorm2d)
 
 
-def _onnx_convs(path: Path, all_outputs: bool = False) -> list[tuple[np.ndarray, np.ndarray | None]]:
+def _onnx_convs(graph: onnx.GraphProto, all_outputs: bool = False) -> list[tuple[np.ndarray, np.ndarray | None]]:
     """The convolutions that compute the graph's first output (every output with `all_outputs`),
     in graph order: a plate detector with a vehicle head (second output) gives the plate
     detector's own, or with `all_outputs` the head's after them. An 8-bit graph's weights come
     back dequantized: training can go on from the only file a model may ship as."""
-    graph = onnx.load(str(path)).graph
     inits = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
     producer = {o: n for n in graph.node for o in n.output}
     needed, todo = set(), [o.name for o in graph.output] if all_outputs else [graph.output[0].name]
@@ -62,7 +61,7 @@ def _onnx_convs(path: Path, all_outputs: bool = False) -> list[tuple[np.ndarray,
 
 def onnx_reader_width(path: Path) -> float:
     """The `width` an exported reader (model.PlateReader) was built with."""
-    return width_of(_onnx_convs(path)[0][0].shape[0])
+    return width_of(_onnx_convs(onnx.load(str(path)).graph)[0][0].shape[0])
 
 
 def _conv_norm_pairs(model: nn.Module) -> list[tuple[nn.Module, nn.Module | None]]:
@@ -81,7 +80,8 @@ def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, w
     """Loads the folded weights of `path` into `model`; `calibration` is a batch of real inputs,
     `wrapper` what export.py wraps the model in (its output is compared with the graph's; every
     output's with `all_outputs`, which loads the convolutions of every output)."""
-    convs = _onnx_convs(path, all_outputs)
+    graph = onnx.load(str(path)).graph
+    convs = _onnx_convs(graph, all_outputs)
     pairs = _conv_norm_pairs(model)
     if len(convs) != len(pairs):
         raise SystemExit(f"{path}: {len(convs)} convolutions in the graph, {len(pairs)} in the model")
@@ -118,11 +118,11 @@ def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, w
         norm.running_var.copy_(var)
         norm.weight.copy_((var + norm.eps).sqrt())
         norm.bias.copy_(mean + b)
-    if any(n.op_type == "DequantizeLinear" for n in onnx.load(str(path)).graph.node):
+    if any(n.op_type == "DequantizeLinear" for n in graph.node):
         # OpenCV 4.6 runs no QDQ graph: an 8-bit file is taken at its dequantized weights unchecked.
         print(f"warm start from {path}, dequantized ({len(pairs)} convolutions, {len(biases)} batch norms rebuilt)", flush=True)
         return
-    diff = _difference_from_graph(wrapper(model).eval(), path, calibration[:1], all_outputs)
+    diff = _difference_from_graph(wrapper(model).eval(), path, [o.name for o in graph.output], calibration[:1], all_outputs)
     model.train(was_training)
     if diff > 1e-3:
         raise SystemExit(f"warm start from {path}: output differs from the graph by {diff}")
@@ -130,12 +130,11 @@ def load_onnx_weights(model: nn.Module, path: Path, calibration: torch.Tensor, w
           f"largest difference from the graph {diff:.1e})", flush=True)
 
 
-def _difference_from_graph(wrapped: nn.Module, path: Path, x: torch.Tensor, all_outputs: bool = False) -> float:
+def _difference_from_graph(wrapped: nn.Module, path: Path, names: list[str], x: torch.Tensor, all_outputs: bool = False) -> float:
     import cv2  # OpenCV's DNN module runs the graph; onnxruntime is no Debian package
 
     net = cv2.dnn.readNetFromONNX(str(path))
     net.setInput(x.numpy())
-    names = [o.name for o in onnx.load(str(path)).graph.output]
     if not all_outputs:
         # By name: OpenCV's forward() without one gives the graph's last output, which for a
         # plate detector with a vehicle head is the head's.

@@ -31,6 +31,12 @@ def _shares(mapping: torch.Tensor, old: int, gen: torch.Generator) -> torch.Tens
     return raw / totals[mapping]
 
 
+def _copy_norm(new: nn.Module, old: nn.Module, mapping: torch.Tensor) -> None:
+    """A batch norm's channels (its affine weights and running statistics) as `old`'s channels `mapping`."""
+    for name in ("weight", "bias", "running_mean", "running_var"):
+        getattr(new, name).copy_(getattr(old, name)[mapping])
+
+
 @torch.no_grad()
 def widen(old: PlateReader, new: PlateReader, seed: int = 0) -> PlateReader:
     """Fills `new` (a wider PlateReader of the same classes) so that it computes what `old` does."""
@@ -43,8 +49,7 @@ def widen(old: PlateReader, new: PlateReader, seed: int = 0) -> PlateReader:
         # Incoming weights: the old kernel of each copied output, each input channel's share of it.
         weight = oc.weight[out_map][:, in_map] * in_share.view(1, -1, 1, 1)
         nc.weight.copy_(weight)
-        for name in ("weight", "bias", "running_mean", "running_var"):
-            getattr(nn_, name).copy_(getattr(on, name)[out_map])
+        _copy_norm(nn_, on, out_map)
         in_map, in_share = out_map, _shares(out_map, oc.out_channels, gen)
     # The context is a residual: its last output follows the features' mapping (in_map).
     feature_map, feature_share = in_map, in_share
@@ -52,12 +57,10 @@ def widen(old: PlateReader, new: PlateReader, seed: int = 0) -> PlateReader:
     (d1, m1, _, d2, m2, _) = new.context
     hidden = _mapping(c1.out_channels, d1.out_channels, gen)
     d1.weight.copy_(c1.weight[hidden][:, feature_map] * feature_share.view(1, -1, 1))
-    for name in ("weight", "bias", "running_mean", "running_var"):
-        getattr(m1, name).copy_(getattr(n1, name)[hidden])
+    _copy_norm(m1, n1, hidden)
     hidden_share = _shares(hidden, c1.out_channels, gen)
     d2.weight.copy_(c2.weight[feature_map][:, hidden] * hidden_share.view(1, -1, 1))
-    for name in ("weight", "bias", "running_mean", "running_var"):
-        getattr(m2, name).copy_(getattr(n2, name)[feature_map])
+    _copy_norm(m2, n2, feature_map)
     new.classifier.weight.copy_(old.classifier.weight[:, feature_map] * feature_share.view(1, -1, 1))
     new.classifier.bias.copy_(old.classifier.bias)
     return new
