@@ -1,6 +1,7 @@
 """python3 -m unittest discover -s tests (from training/): a wider identifier reader (train_ids.py
 `--width`) exports, loads back from its ONNX file at the width it was trained at, and starts from
-a narrower trained reader computing what that reader computes (widen.py)."""
+a narrower trained reader computing what that reader computes (widen.py); so does a wider plate
+reader from the shipped one (train_reader.py `--init --width`)."""
 
 import tempfile
 import unittest
@@ -64,6 +65,26 @@ class WiderReaderTest(unittest.TestCase):
         twin = 32  # the first added channel, and the channel it copies
         original = next(k for k in range(32) if torch.equal(first.weight[k], first.weight[twin]))
         self.assertFalse(torch.allclose(first.weight.grad[original], first.weight.grad[twin]))
+
+    def test_a_wider_plate_reader_starts_from_the_shipped_one_reading_as_it_does(self):
+        import argparse
+
+        from vigil_train.model import HEIGHT, WIDTH, ExportWrapper, PlateReader, width_argument
+        from vigil_train.warm_start import load_onnx_weights
+        from vigil_train.widen import start_from_export
+
+        shipped = Path(__file__).resolve().parents[2] / "models" / "plate-reader.onnx"
+        torch.manual_seed(13)
+        x = torch.rand(4, 3, HEIGHT, WIDTH)
+        narrow, wide = PlateReader(), PlateReader(width_argument("1.5"))
+        with torch.no_grad():
+            load_onnx_weights(narrow, shipped, x, ExportWrapper)
+            start_from_export(wide, shipped, x, ExportWrapper, seed=5)
+            narrow.eval(), wide.eval()
+            self.assertEqual(wide.features[0][0].out_channels, 48)
+            self.assertLess((wide(x) - narrow(x)).abs().max().item(), 1e-4)
+        with self.assertRaises(argparse.ArgumentTypeError):
+            width_argument("1.3")  # not a multiple of a quarter: its stages would not name its width
 
 
 if __name__ == "__main__":

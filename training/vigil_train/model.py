@@ -14,6 +14,8 @@ for the region grammars.
 
 from __future__ import annotations
 
+import argparse
+
 import torch
 from torch import nn
 
@@ -38,6 +40,16 @@ def stage_channels(width: float) -> list[int]:
     return [int(n * width) for n in CHANNELS]
 
 
+def width_argument(text: str) -> float:
+    """argparse's type for a trainer's `--width`: a width stage_channels accepts."""
+    try:
+        width = float(text)
+        stage_channels(width)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return width
+
+
 def width_of(first_conv_channels: int) -> float:
     """The `width` a reader was built with, from its first convolution's output channels."""
     return first_conv_channels / CHANNELS[0]
@@ -45,8 +57,9 @@ def width_of(first_conv_channels: int) -> float:
 
 class PlateReader(nn.Module):
     def __init__(self, width: float = 1.0, classes: int = CLASSES):
-        """`width` scales every layer's channels (train_ids.py `--width`); the shipped plate reader is 1."""
+        """`width` scales every layer's channels (the trainers' `--width`); the shipped plate reader is 1."""
         super().__init__()
+        self.width = width
         c = stage_channels(width)
         self.features = nn.Sequential(
             conv(3, c[0]), nn.MaxPool2d(2, 2),  # 24 x 80

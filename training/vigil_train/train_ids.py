@@ -29,11 +29,10 @@ from torch.utils.data import DataLoader, IterableDataset
 from . import charset
 from .idsynth import FURTHER_FONTS, HEIGHT, IDENTIFIER_FONTS, UNSEEN_FONTS, WIDER_FONTS, WIDTH, IdentifierSynth
 from .synth import available
-from .model import PlateReader, ctc_loss_of, parameter_count, stage_channels
-from .model import ExportWrapper
+from .model import ExportWrapper, PlateReader, ctc_loss_of, parameter_count, width_argument
 from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
-from .warm_start import load_onnx_weights, onnx_reader_width
-from .widen import widen
+from .warm_start import load_onnx_weights
+from .widen import start_from_export
 
 # Class 0 is the blank; then the characters; the space last, as PP-OCR's tables end.
 CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ "
@@ -115,21 +114,6 @@ def init_from_plate_reader(model: PlateReader, path: Path, synth: IdentifierSynt
     print(f"classifier rows from {path} (O from 0, I from 1, space fresh)", flush=True)
 
 
-def start_from_export(model: PlateReader, path: Path, calibration: torch.Tensor, width: float, seed: int) -> None:
-    """`model` computing what the exported reader at `path` computes: its weights, or, where
-    `model` is wider (`--width`), the same function in more channels (widen.py)."""
-    exported = onnx_reader_width(path)
-    if exported > width:
-        raise SystemExit(f"{path} is {exported:g} wide: --width {width:g} cannot start from it")
-    if exported == width:
-        load_onnx_weights(model, path, calibration, ExportWrapper)
-        return
-    narrow = PlateReader(exported, classes=CLASSES)
-    load_onnx_weights(narrow, path, calibration, ExportWrapper)
-    widen(narrow.eval(), model, seed)
-    print(f"widened {path} from {exported:g} to {width:g}", flush=True)
-
-
 def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frames: int, what: str, no_spaces: bool,
           also: dict[str, tuple[torch.Tensor, list[str]]] | None = None) -> None:
     """One resumable run of the identifier reader's network on `make_synth`'s samples (see
@@ -147,7 +131,7 @@ def train(args, make_synth, validation: tuple[torch.Tensor, list[str]], *, frame
         init_from_plate_reader(model, args.init_plate, make_synth(args.seed + 5))
     stream = DataLoader(Samples(make_synth, args.seed * 100003 + run.step), batch_size=args.batch, collate_fn=collate, **loader_options(args.workers))
     if args.init and run.step == 0:  # continue an exported reader of these classes (README: Carrying a model on)
-        start_from_export(model, args.init, next(iter(stream))[0], args.width, args.seed)
+        start_from_export(model, args.init, next(iter(stream))[0], ExportWrapper, args.seed)
     device = device_of(args.device)
     run.to(device)
     print(f"training on {device}, {args.workers} data workers", flush=True)
@@ -172,14 +156,10 @@ def arguments(doc: str | None, **defaults):
     ap.add_argument("--wider-fonts", action="store_true", help="draw in idsynth.WIDER_FONTS too, faces neither bench generator uses")
     ap.add_argument("--further-fonts", action="store_true", help="draw in idsynth.FURTHER_FONTS too (implies --wider-fonts)")
     ap.add_argument("--relief", type=float, default=0.0, help="share of lines embossed or stamped into a pale plate, lit from any side (idsynth.IdentifierSynth)")
-    ap.add_argument("--width", type=float, default=1.0, help="every layer's channels times this (model.PlateReader); give it again to resume")
+    ap.add_argument("--width", type=width_argument, default=1.0, help="every layer's channels times this (model.PlateReader); give it again to resume")
     args = ap.parse_args()
     if args.init and args.init_plate:
         ap.error("--init and --init-plate both say where to start: give one")
-    try:
-        stage_channels(args.width)
-    except ValueError as e:
-        ap.error(f"--width: {e}")
     if args.init_plate and args.width != 1:
         ap.error("--init-plate starts from the plate reader's own channels: --width 1 only")
     return args

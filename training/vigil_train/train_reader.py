@@ -19,11 +19,11 @@ from torch.utils.data import DataLoader, IterableDataset
 
 from .charset import encode, greedy_decode, normalize
 from .data import Crop, crop_pixels, load_crops
-from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, ctc_loss_of, parameter_count
+from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, ctc_loss_of, parameter_count, width_argument
 from .runs import Run, device_of, loader_options, run_arguments, schedule, worker_seed
 from .shuffle import CharacterShuffler
 from .synth import FONT_GLOBS, PLATE_WIDER_FONTS, PlateSynth
-from .warm_start import load_onnx_weights
+from .widen import start_from_export
 # Share of each real source among real samples: US material is the scarcest and the most misread;
 # lines are real plates cut the way the pipeline cuts them (teacher_lines.py).
 REAL_WEIGHTS = {"crops-us": 0.25, "scenes": 0.15, "crops-br": 0.15, "crops-eu": 0.15, "lines": 0.3}
@@ -136,6 +136,8 @@ def main() -> None:
                     help="share of real crops trained with their characters reordered (shuffle.py), aligned by --init")
     ap.add_argument("--wider-fonts", action="store_true",
                     help="synthetic plates also in synth.PLATE_WIDER_FONTS (validation keeps synth.FONT_GLOBS)")
+    ap.add_argument("--width", type=width_argument, default=1.0,
+                    help="every layer's channels times this (model.PlateReader); --init widens a narrower reader; give it again to resume")
     args = ap.parse_args()
     if args.shuffle_share > 0 and not args.init:
         ap.error("--shuffle-share needs --init: the model that finds the characters to reorder (again on a resume)")
@@ -151,7 +153,7 @@ def main() -> None:
     validation = validation_set(crops)
     print("validation:", json.dumps({name: len(texts) for name, (_, texts) in validation.items()}), flush=True)
 
-    model = PlateReader()
+    model = PlateReader(args.width)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
@@ -161,7 +163,7 @@ def main() -> None:
                                         FONT_GLOBS + PLATE_WIDER_FONTS if args.wider_fonts else None), batch_size=args.batch, collate_fn=collate,
                         **loader_options(args.workers))
     if args.init and run.step == 0:
-        load_onnx_weights(model, args.init, next(iter(stream))[0], ExportWrapper)
+        start_from_export(model, args.init, next(iter(stream))[0], ExportWrapper, args.seed)
     device = device_of(args.device)
     run.to(device)
     print(f"training on {device}, {args.workers} data workers", flush=True)

@@ -5,7 +5,7 @@ that channel's incoming weight between the original and its copies (shares that 
 at random so that the copies do not stay twins under training). Batch norms are copied with their
 channels. The residual around the 1-D context keeps one mapping on both sides of the sum.
 
-So a wider identifier reader (train_ids.py `--init FILE --width 1.5`) starts from the shipped
+So a wider reader (train_ids.py or train_reader.py `--init FILE --width 1.5`) starts from the shipped
 reader's readings rather than from scratch: from scratch, CTC emits nothing for its first few
 hundred steps and a run of a session's length ends short of the shipped model.
 """
@@ -15,7 +15,10 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from pathlib import Path
+
 from .model import PlateReader
+from .warm_start import load_onnx_weights, onnx_reader_width
 
 
 def _mapping(old: int, new: int, gen: torch.Generator) -> torch.Tensor:
@@ -64,3 +67,19 @@ def widen(old: PlateReader, new: PlateReader, seed: int = 0) -> PlateReader:
     new.classifier.weight.copy_(old.classifier.weight[:, feature_map] * feature_share.view(1, -1, 1))
     new.classifier.bias.copy_(old.classifier.bias)
     return new
+
+
+def start_from_export(model: PlateReader, path: Path, calibration: torch.Tensor, wrapper: type[nn.Module], seed: int) -> None:
+    """`model` computing what the exported reader at `path` computes: its weights, or, where
+    `model` is wider (`--width`), the same function in more channels."""
+    exported = onnx_reader_width(path)
+    width = model.width
+    if exported > width:
+        raise SystemExit(f"{path} is {exported:g} wide: --width {width:g} cannot start from it")
+    if exported == width:
+        load_onnx_weights(model, path, calibration, wrapper)
+        return
+    narrow = PlateReader(exported, classes=model.classifier.out_channels)
+    load_onnx_weights(narrow, path, calibration, wrapper)
+    widen(narrow.eval(), model, seed)
+    print(f"widened {path} from {exported:g} to {width:g}", flush=True)
