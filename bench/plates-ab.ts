@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--search every-plate|first-sure|small-plates] [--vehicles asked|head|always] [--sets scenes-us,scenes-br] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--search every-plate|first-sure|small-plates] [--vehicles asked|head|always] [--sets scenes-us,scenes-br,pasted-us] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
@@ -33,6 +33,7 @@ import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.j
 import { defaultVisionSettings } from '../src/vision/settings.js';
 import { baseRevision, checkoutAt, pairedRuns, timingColumns } from './lib/ab.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
+import { PASTED_SET, pastedSet } from './lib/plate-paste.js';
 import { looseKey } from './lib/plates-bench-metrics.js';
 import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets } from './lib/plates-dataset.js';
 import { flag } from './lib/stats.js';
@@ -87,11 +88,17 @@ const listed = (r: PlateReadResult) => r.plates.map((p) => `${p.plate} ${p.score
 
 console.log(`plates A/B: A ${base} (${checkout.name}), B this working tree with PLATE_READER=${settingsB.plateReader} PLATE_DETECTOR=${settingsB.plateDetector} PLATE_SEARCH=${settingsB.plateSearch}${vehicles ? ` PLATE_VEHICLES=${settingsB.plateVehicles}, vehicle detector on both sides` : ''}; ${split} split; ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}${describeCopies(copies)}`);
 const sets = await loadPlateSets(dataDir, split);
+// pasted-us: the split's crops-us plates pasted into scene photos, as bench:plates reads them
+// (bench/lib/plate-paste.ts; the copies do not apply to it): 198 held US plates against
+// scenes-us's 63, for telling two readers apart in the pipeline.
+const pasted = wanted.includes(PASTED_SET) ? await pastedSet(dataDir, sets['crops-us'] ?? []) : [];
+if (pasted.length) sets[PASTED_SET] = pasted.map((p) => p.sample);
+const pastedPhotos = new Map(pasted.map((p) => [p.sample, p.bytes]));
 for (const name of wanted) {
   const all = sets[name];
-  if (!all) throw new Error(`no plate set ${name}; sets: ${Object.keys(sets).join(', ')}`);
+  if (!all) throw new Error(`no plate set ${name}; sets: ${[...Object.keys(sets), PASTED_SET].join(', ')}`);
   const samples = limit > 0 ? all.slice(0, limit) : all;
-  const photos = await Promise.all(samples.map(async (s) => (await photoCopy(s.file, copies)).bytes));
+  const photos = await Promise.all(samples.map(async (s) => pastedPhotos.get(s) ?? (await photoCopy(s.file, copies)).bytes));
   for (const mode of modes) {
     // Warm-up: first runs allocate the sessions' buffers.
     for (const r of Object.values(readers)) await r.read(await decodeImage(photos[0]!), options(mode));

@@ -55,11 +55,8 @@ import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets, type PlateB
 import { coverage, iou } from './lib/boxes.js';
 import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
-import { backgroundsFor, pastedScene } from './lib/plate-paste.js';
+import { PASTED_SET, pastedSet } from './lib/plate-paste.js';
 import { flag, timed } from './lib/stats.js';
-
-/** The set of crops-us plates pasted into scene photos (bench/lib/plate-paste.ts). */
-const PASTED_SET = 'pasted-us';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
 const limit = Number(flag('limit', '0'));
@@ -111,14 +108,9 @@ const pastedPhotos = new Map<PlateSample, { bytes: Buffer; scale: number }>();
 const pasteScale = Number(flag('paste-scale', '1'));
 if (!(pasteScale > 0 && pasteScale <= 1)) throw new Error('--paste-scale wants a share of the plate\'s size, over 0 and at most 1');
 if (wantedSets?.includes(PASTED_SET)) {
-  const everyScene = Object.entries(await loadPlateSets(dataDir, 'all')).filter(([name]) => name.startsWith('scenes-')).flatMap(([, s]) => s)
-    .sort((a, b) => a.file.localeCompare(b.file));
-  sets[PASTED_SET] = await Promise.all(backgroundsFor(sets['crops-us'] ?? [], everyScene).map(async ([crop, background]) => {
-    const { bytes, box } = await pastedScene(crop, background, { scale: pasteScale });
-    const sample: PlateSample = { ...crop, box };
-    pastedPhotos.set(sample, { bytes, scale: 1 });
-    return sample;
-  }));
+  const pasted = await pastedSet(dataDir, sets['crops-us'] ?? [], pasteScale);
+  for (const { sample, bytes } of pasted) pastedPhotos.set(sample, { bytes, scale: 1 });
+  sets[PASTED_SET] = pasted.map((p) => p.sample);
 }
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
 // --threads N: onnxruntime intra-op threads per session (default: INFERENCE_THREADS, else cores).

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
-import type { PlateBox, PlateSample } from './plates-dataset.js';
+import { loadPlateSets, type PlateBox, type PlateSample } from './plates-dataset.js';
 
 /**
  * Real US plates at a camera's size and place: each plates-crops-us crop pasted over the labeled
@@ -46,4 +46,18 @@ function growBox(box: PlateBox, k: number, share: number, size: { width: number;
 /** Each crop with a background, the scenes in turn (sorted by file, so a run is repeatable). */
 export function backgroundsFor<T>(crops: readonly PlateSample[], scenes: readonly T[]): Array<[PlateSample, T]> {
   return crops.map((c, i) => [c, scenes[i % scenes.length]!]);
+}
+
+/** The set's name in --sets (bench:plates, bench:plates-ab). */
+export const PASTED_SET = 'pasted-us';
+
+/** pasted-us: `crops` (a split's crops-us plates) pasted over the plates of plates-scenes photos
+ * of every region and split, at 1080p; each sample's box is where its plate went. */
+export async function pastedSet(dataDir: string, crops: readonly PlateSample[], scale = 1): Promise<Array<{ sample: PlateSample; bytes: Buffer }>> {
+  const everyScene = Object.entries(await loadPlateSets(dataDir, 'all')).filter(([name]) => name.startsWith('scenes-')).flatMap(([, s]) => s)
+    .sort((a, b) => a.file.localeCompare(b.file));
+  return Promise.all(backgroundsFor(crops, everyScene).map(async ([crop, background]) => {
+    const { bytes, box } = await pastedScene(crop, background, { scale });
+    return { sample: { ...crop, box }, bytes };
+  }));
 }
