@@ -59,7 +59,6 @@ class PlateReader(nn.Module):
     def __init__(self, width: float = 1.0, classes: int = CLASSES):
         """`width` scales every layer's channels (the trainers' `--width`); the shipped plate reader is 1."""
         super().__init__()
-        self.width = width
         c = stage_channels(width)
         self.features = nn.Sequential(
             conv(3, c[0]), nn.MaxPool2d(2, 2),  # 24 x 80
@@ -74,6 +73,11 @@ class PlateReader(nn.Module):
         )
         self.dropout = nn.Dropout(0.1)
         self.classifier = nn.Conv1d(c[4], classes, 1)
+
+    @property
+    def width(self) -> float:
+        """The `width` this reader was built with, read from its channels."""
+        return width_of(self.features[0][0].out_channels)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """x: N x 3 x 48 x 160, RGB in [0, 1]. Returns log-probabilities N x 40 x CLASSES."""

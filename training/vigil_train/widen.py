@@ -12,10 +12,10 @@ hundred steps and a run of a session's length ends short of the shipped model.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import torch
 from torch import nn
-
-from pathlib import Path
 
 from .model import PlateReader
 from .warm_start import load_onnx_weights, onnx_reader_width
