@@ -52,13 +52,16 @@ export interface RankedText {
   matched: boolean;
 }
 
+/** A line this many times as tall as another is a number beside small print. */
+export const SMALL_PRINT = 1.3;
+
 /** Drops text that sits just above or below a clearly taller reading: a plate's state name,
  * slogan or dealer frame, never its number (the number is the largest text on a plate). Only
  * a taller reading that fits a plate format counts: a taxi's roof number or a sign above a
  * plate is large too, and the plate under it is no slogan. */
 export function dropSubordinateText<T extends RankedText>(items: readonly T[]): T[] {
   return items.filter((it) => !items.some((big) => {
-    if (big === it || !big.matched || big.lineHeight < 1.3 * it.lineHeight) return false;
+    if (big === it || !big.matched || big.lineHeight < SMALL_PRINT * it.lineHeight) return false;
     const a = big.textBox;
     const b = it.textBox;
     // Text inside the taller reading's own box is one of its lines (a stacked candidate over the

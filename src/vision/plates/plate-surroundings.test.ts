@@ -43,6 +43,14 @@ describe('dropTextAroundPlates', () => {
     expect(dropTextAroundPlates([unsure, other], 0.88).map((r) => r.plate).sort()).toEqual([...kept].sort());
   });
 
+  it('keeps a vanity number under its state\'s name, which the reader took for a plate', () => {
+    // ARIZONA read as ARZ20NA, surely, in small type over BUKTLST: the number is the taller
+    // line, and small print clears no line a good deal taller than itself.
+    const legend = { plate: 'ARZ20NA', score: 0.95, textBox: { xmin: 520, ymin: 380, xmax: 580, ymax: 390 }, lineHeight: 10 };
+    const vanity = { plate: 'BUKTLST', score: 0.8, textBox: { xmin: 505, ymin: 395, xmax: 595, ymax: 420 }, lineHeight: 25 };
+    expect(dropTextAroundPlates([legend, vanity], 0.88).map((r) => r.plate)).toEqual(['ARZ20NA', 'BUKTLST']);
+  });
+
   it('clears nothing around a sure reading without a digit: it may be the badge, over the plate', () => {
     const badge = { ...sure, plate: 'SANDERO' };
     expect(dropTextAroundPlates([badge, at('ABC1234', 550, 445)], 0.88)).toHaveLength(2);

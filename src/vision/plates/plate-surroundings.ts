@@ -1,5 +1,6 @@
 import type { Box } from './plate.types.js';
 import { overlapRatio } from '../image/box-overlap.js';
+import { SMALL_PRINT } from './plate-dedupe.js';
 
 /** Around a plate read surely: its plate's small print (state name, slogan, dealer frame,
  * stickers) and its car's badges (make and model, 3 to 5 line heights above the number; the
@@ -29,11 +30,14 @@ const hasDigit = (plate: string) => /[0-9]/.test(plate);
  * beside a less sure plate only words without a digit go (no plate number sits a few line
  * heights from another, and a vanity plate would be the car's only plate). A plate without a
  * digit clears nothing: a model name read surely fits a generic format too, and the plate a few
- * line heights under the badge must not go with it. A reading overlapping the plate is the same
- * line, left to dedupe. */
+ * line heights under the badge must not go with it. Nor does small print clear a line a good
+ * deal taller than its own (SMALL_PRINT, as dropSubordinateText): a state's name read as a plate
+ * (ARIZONA as ARZ20NA) took the vanity number under it (BUKTLST) with it. A reading overlapping
+ * the plate is the same line, left to dedupe. */
 export function dropTextAroundPlates<T extends Reading>(items: readonly T[], sureScore: number): T[] {
   const clears = (s: T, it: T) => s !== it && hasDigit(s.plate) && s.score > it.score
     && (s.score >= sureScore || !hasDigit(it.plate))
+    && it.lineHeight < SMALL_PRINT * s.lineHeight
     && overlapRatio(s.textBox, it.textBox) <= 0.5 && centreInside(it.textBox, surroundings(s));
   return items.filter((it) => !items.some((s) => clears(s, it)));
 }
