@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--search every-plate|first-sure|small-plates] [--vehicles asked|head|always] [--sets scenes-us,scenes-br,pasted-us] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--search every-plate|first-sure|small-plates] [--vehicles asked|head|always] [--sets scenes-us,scenes-br,pasted-us [--paste-scale S]] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
@@ -33,7 +33,7 @@ import { createVehicleDetector } from '../src/vision/vehicles/vehicle-detector.j
 import { defaultVisionSettings } from '../src/vision/settings.js';
 import { baseRevision, checkoutAt, pairedRuns, timingColumns } from './lib/ab.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
-import { PASTED_SET, pastedSet } from './lib/plate-paste.js';
+import { PASTED_SET, pastedSet, pasteScaleOption } from './lib/plate-paste.js';
 import { looseKey } from './lib/plates-bench-metrics.js';
 import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets } from './lib/plates-dataset.js';
 import { flag } from './lib/stats.js';
@@ -91,7 +91,8 @@ const sets = await loadPlateSets(dataDir, split);
 // pasted-us: the split's crops-us plates pasted into scene photos, as bench:plates reads them
 // (bench/lib/plate-paste.ts; the copies do not apply to it): 198 held US plates against
 // scenes-us's 63, for telling two readers apart in the pipeline.
-const pasted = wanted.includes(PASTED_SET) ? await pastedSet(dataDir, sets['crops-us'] ?? []) : [];
+// --paste-scale 0.5: at half their size, as a car twice as far off shows them.
+const pasted = wanted.includes(PASTED_SET) ? await pastedSet(dataDir, sets['crops-us'] ?? [], pasteScaleOption(flag('paste-scale'))) : [];
 if (pasted.length) sets[PASTED_SET] = pasted.map((p) => p.sample);
 const pastedPhotos = new Map(pasted.map((p) => [p.sample, p.bytes]));
 for (const name of wanted) {

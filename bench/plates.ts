@@ -55,7 +55,7 @@ import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets, type PlateB
 import { coverage, iou } from './lib/boxes.js';
 import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
 import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
-import { PASTED_SET, pastedSet } from './lib/plate-paste.js';
+import { PASTED_SET, pastedSet, pasteScaleOption } from './lib/plate-paste.js';
 import { flag, timed } from './lib/stats.js';
 
 const dataDir = flag('data', DEFAULT_DATA_DIR)!;
@@ -105,8 +105,7 @@ const sets = await loadPlateSets(dataDir, split);
 // copies (--long-side, --frame, --jpeg-quality, --grey) and --pairs do not apply to it.
 const pastedPhotos = new Map<PlateSample, { bytes: Buffer; scale: number }>();
 // --paste-scale 0.5: the pasted plates at half that size, as a car twice as far off shows them.
-const pasteScale = Number(flag('paste-scale', '1'));
-if (!(pasteScale > 0 && pasteScale <= 1)) throw new Error('--paste-scale wants a share of the plate\'s size, over 0 and at most 1');
+const pasteScale = pasteScaleOption(flag('paste-scale'));
 if (wantedSets?.includes(PASTED_SET)) {
   const pasted = await pastedSet(dataDir, sets['crops-us'] ?? [], pasteScale);
   for (const { sample, bytes } of pasted) pastedPhotos.set(sample, { bytes, scale: 1 });

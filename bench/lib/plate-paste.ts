@@ -48,6 +48,14 @@ export function backgroundsFor<T>(crops: readonly PlateSample[], scenes: readonl
   return crops.map((c, i) => [c, scenes[i % scenes.length]!]);
 }
 
+/** --paste-scale S (bench:plates, bench:plates-ab): the pasted plates at that share of their
+ * size, as a car farther off shows them; default 1. */
+export function pasteScaleOption(value: string | undefined): number {
+  const scale = Number(value ?? '1');
+  if (!(scale > 0 && scale <= 1)) throw new Error('--paste-scale wants a share of the plate\'s size, over 0 and at most 1');
+  return scale;
+}
+
 /** The set's name in --sets (bench:plates, bench:plates-ab). */
 export const PASTED_SET = 'pasted-us';
 
