@@ -21,8 +21,9 @@ export interface DetectorLooks extends PlateDetection {
  * The plate detector's looks at a photo for a `plates` pass, and whether the photo is a close-up
  * (a phone held to the plate): a plate too large for the detector, which boxes nothing or pieces
  * of it, unsurely. One look at the photo shrunk (CLOSE_UP_ZOOM) tells; a close-up's plates are
- * the shrunk look's. With `finer` (PassSettings.finer, PLATE_SEARCH=small-plates) a second look
- * on a larger canvas adds the plates too small for the first. Each of its boxes is dropped where
+ * the shrunk look's. With `finer` (PassSettings.finer: PLATE_SEARCH=small-plates, fast mode) a
+ * second look on a larger canvas adds the plates too small for the first; with
+ * `finer.whenSurestBelow`, only where the first look's surest box scores under it. Each of its boxes is dropped where
  * a first-look box that `finer.blockedBy` names covers it; `deferred` where only other first-look
  * boxes cover it (read after them, and only where they read no sure plate); else it joins the
  * first look's `plates`. `floor`: the lowest peak kept (redaction takes boxes down to
@@ -38,7 +39,8 @@ export async function detectorLooks(image: RawImage, detector: PlateDetector, pa
   }
   // A photo no larger than the first look's canvas would be seen the same way again (the canvas
   // never enlarges a photo past its own size, plate-detector-model.ts fullCanvas).
-  if (!finer || finer.side <= pass.detSide || Math.max(image.width, image.height) <= pass.detSide) return { ...detection, deferred: [], closeUp: false };
+  if (!finer || finer.side <= pass.detSide || Math.max(image.width, image.height) <= pass.detSide
+    || (finer.whenSurestBelow !== undefined && surest >= finer.whenSurestBelow)) return { ...detection, deferred: [], closeUp: false };
   const found = await detector.detect(image, { ...options, side: finer.side });
   const blocking = finer.blockedBy === 'every-box' ? detection.plates : detection.plates.filter((q) => q.score >= CLOSE_UP_CHECK_BELOW);
   const covered = (p: DetectedPlate, by: readonly DetectedPlate[]) => by.some((q) => overlapRatio(p.box, q.box) > NEW_PLATE_OVERLAP);

@@ -7,7 +7,12 @@ import type { PlateMode } from './plate.types.js';
  * the first look's boxes keep it from adding its own box there: `every-box`, or only `sure-boxes`
  * (CLOSE_UP_CHECK_BELOW), so that beside an unsure first box its own box of that plate is read
  * too where the first box gave no sure plate, and the better reading stands. */
-export interface FinerLook { side: number; blockedBy: 'every-box' | 'sure-boxes' }
+export interface FinerLook {
+  side: number;
+  blockedBy: 'every-box' | 'sure-boxes';
+  /** Look only where the first look's surest box scores under this (default: always). */
+  whenSurestBelow?: number;
+}
 
 export interface PassSettings {
   /** Where the pass's candidates come from: the text detector's lines (default), or the plate
@@ -104,6 +109,14 @@ const NORMAL_TEXT_PASSES: PassSettings[] = [
  * (plate-search.ts): by default it cost held single photos plates and time (docs/benchmarks.md). */
 export const FINER_PLATE_SIDE = 960;
 
+/** Fast mode's second detector look, on 960 x 576, where the first look boxed nothing at 0.6 or
+ * more: a plate under about 100 px wide in a 1080p frame is boxed there unsurely or not at all,
+ * and fast mode has no text pass to find it. Pasted plates at half size (`bench:plates-ab --
+ * --sets pasted-us --paste-scale 0.5 --split fit --modes fast`, 2026-12-07), read and time
+ * against none: under 0.5 84.8%, 1.05-1.10 times; 0.6 89.0%, 1.11-1.12; 0.7 89.5%, 1.20; 0.8
+ * 89.5%, 1.47; none 83.2%. */
+const FAST_FINER_LOOK: FinerLook = { side: FINER_PLATE_SIDE, blockedBy: 'sure-boxes', whenSurestBelow: 0.6 };
+
 const REDACTION_TEXT_PASS: PassSettings = { detSide: 960, maxUpscale: 3, candidates: 16, boxThreshold: 0.45, refine: 8 };
 
 export const MODES: Record<PlateMode, ModeSettings> = {
@@ -132,7 +145,7 @@ export const MODES: Record<PlateMode, ModeSettings> = {
     secondOpinion: 'twin-ties',
     // Only the best box gets a close-up: closing up on the next two read no more plates on the
     // fit half of the scenes (us, eu, br; 2026-11-27) and cost a tenth more time.
-    detectorPasses: [{ source: 'plates', detSide: 640, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
+    detectorPasses: [{ source: 'plates', detSide: 640, finer: FAST_FINER_LOOK, maxUpscale: 2, candidates: 3, boxThreshold: 0.6, refine: 1 }],
   },
   // Recall first: a looser detector, more candidates, short plates kept, every pass, and the
   // plate detector's boxes whether they are read or not.

@@ -411,11 +411,14 @@ describe('the plate detector first', () => {
   it('fast mode reads nothing where the detector boxes nothing, shrunk or not', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
     const zooms: Array<number | undefined> = [];
-    const none: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), platesOnly([])) };
+    const sides: Array<number | undefined> = [];
+    const none: PlateDetector = { detect: async (_image, opts) => (zooms.push(opts?.zoom), sides.push(opts?.side), platesOnly([])) };
     const res = await createPlatePipeline(ocr, { plateDetector: none }).read(blank(1280, 720), options({ mode: 'fast' }));
     expect(res.plates).toEqual([]);
     expect(detSides).toEqual([]);
-    expect(zooms).toEqual([undefined, CLOSE_UP_ZOOM]);
+    // The first look, the photo shrunk, and the larger canvas.
+    expect(zooms).toEqual([undefined, CLOSE_UP_ZOOM, undefined]);
+    expect(sides).toEqual([640, undefined, FINER_PLATE_SIDE]);
   });
 
   it('looks at the photo shrunk only where the detector boxed nothing surely, and reads a close-up boxed in pieces whole', async () => {
@@ -535,12 +538,28 @@ describe('the plate detector first', () => {
     expect(small.sides).toEqual([640, undefined, FINER_PLATE_SIDE]);
     expect(small.closeUps).toBeGreaterThan(0);
     expect(small.plates).toEqual(['abc1234']);
-    // The default search and fast mode take the first look alone (and the close-up check).
-    for (const [search, mode] of [['every-plate', 'normal'], ['small-plates', 'fast']] as const) {
-      const one = await boxesRead(search, mode);
-      expect(one.sides).toEqual([640, undefined]);
-      expect(one.closeUps).toBe(0);
-    }
+    // The default search takes the first look alone (and the close-up check).
+    const one = await boxesRead('every-plate', 'normal');
+    expect(one.sides).toEqual([640, undefined]);
+    expect(one.closeUps).toBe(0);
+  });
+
+  it('fast mode looks again on the larger canvas only where the first look boxed no plate at 0.6 or more', async () => {
+    const far: Box = { xmin: 1000, ymin: 600, xmax: 1060, ymax: 622 };
+    const sides: Array<number | undefined> = [];
+    const read = async (firstLook: Array<{ box: Box; score: number }>) => {
+      const { ocr } = fakeOcr('ABC1234', 0.98);
+      sides.length = 0;
+      const looking: PlateDetector = { detect: async (_image, opts) => (sides.push(opts?.side), platesOnly(opts?.side === FINER_PLATE_SIDE ? [{ box: far, score: 0.6 }] : firstLook)) };
+      const res = await createPlatePipeline(ocr, { plateDetector: looking }).read(blank(1280, 720), options({ mode: 'fast' }));
+      return { plates: res.plates.map((p) => p.plate), sides: [...sides] };
+    };
+    // Nothing boxed, or only a box under 0.6 (a grille): the far plate is read from the second look.
+    expect(await read([])).toEqual({ plates: ['abc1234'], sides: [640, undefined, FINER_PLATE_SIDE] });
+    expect((await read([{ box: { xmin: 100, ymin: 100, xmax: 200, ymax: 130 }, score: 0.5 }])).sides).toEqual([640, undefined, FINER_PLATE_SIDE]);
+    // A box at 0.6 or more: one look (and the close-up check under 0.8).
+    expect((await read([{ box: plateBox, score: 0.7 }])).sides).toEqual([640, undefined]);
+    expect((await read([{ box: plateBox, score: 0.9 }])).sides).toEqual([640]);
   });
 
   it('with small plates asked for, regular mode closes up on the finer look\'s box beside a box the first look was unsure of where that box gave no sure plate', async () => {
