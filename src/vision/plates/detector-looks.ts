@@ -22,12 +22,12 @@ export interface DetectorLooks extends PlateDetection {
  * (a phone held to the plate): a plate too large for the detector, which boxes nothing or pieces
  * of it, unsurely. One look at the photo shrunk (CLOSE_UP_ZOOM) tells; a close-up's plates are
  * the shrunk look's. With `finer` (PassSettings.finer: PLATE_SEARCH=small-plates, fast mode) a
- * second look on a larger canvas adds the plates too small for the first; with
- * `finer.whenSurestBelow`, only where the first look's surest box scores under it. Each of its boxes is dropped where
- * a first-look box that `finer.blockedBy` names covers it; `deferred` where only other first-look
- * boxes cover it (read after them, and only where they read no sure plate); else it joins the
- * first look's `plates`. `floor`: the lowest peak kept (redaction takes boxes down to
- * threshold_d), default the detector's.
+ * second look on a larger canvas adds the plates too small for the first (with
+ * `finer.whenSurestBelow`, only where the first look's surest box scores under it). Each of its
+ * boxes is dropped where a first-look box that `finer.blockedBy` names covers it; `deferred`
+ * where only other first-look boxes cover it (read after them, and only where they read no sure
+ * plate); else it joins the first look's `plates`. `floor`: the lowest peak kept (redaction
+ * takes boxes down to threshold_d), default the detector's.
  */
 export async function detectorLooks(image: RawImage, detector: PlateDetector, pass: PassSettings, { floor, finer }: { floor?: number; finer?: FinerLook } = {}): Promise<DetectorLooks> {
   const options = floor === undefined ? {} : { minScore: floor };

@@ -408,7 +408,7 @@ describe('the plate detector first', () => {
     expect(sizes.some(([w, h]) => w! * h! >= 640 * 360 / 2)).toBe(textPasses);
   });
 
-  it('fast mode reads nothing where the detector boxes nothing, shrunk or not', async () => {
+  it('fast mode reads nothing where the detector boxes nothing, shrunk, as it is or larger', async () => {
     const { ocr, detSides } = fakeOcr('ABC1234', 0.98);
     const zooms: Array<number | undefined> = [];
     const sides: Array<number | undefined> = [];
