@@ -97,7 +97,7 @@ if (pasted.length) sets[PASTED_SET] = pasted.map((p) => p.sample);
 const pastedPhotos = new Map(pasted.map((p) => [p.sample, p.bytes]));
 for (const name of wanted) {
   const all = sets[name];
-  if (!all) throw new Error(`no plate set ${name}; sets: ${[...Object.keys(sets), PASTED_SET].join(', ')}`);
+  if (!all) throw new Error(`no plate set ${name}; sets: ${[...new Set([...Object.keys(sets), PASTED_SET])].join(', ')}`);
   const samples = limit > 0 ? all.slice(0, limit) : all;
   const photos = await Promise.all(samples.map(async (s) => pastedPhotos.get(s) ?? (await photoCopy(s.file, copies)).bytes));
   for (const mode of modes) {
