@@ -1,6 +1,6 @@
 /**
  * npm run bench:plate-stages [-- --data DIR] [--split held|fit|all] [--sets scenes-us,...] [--modes fast,normal]
- *   [--frame 1920x1080] [--limit N]
+ *   [--frame 1920x1080] [--tilt DEG] [--limit N]
  *
  * Where a photo's time goes in the plate pipeline `vigil serve` builds (configured-pipeline.ts),
  * per set and mode: the median and mean milliseconds per photo, decoding, each model's
@@ -18,7 +18,7 @@ import { createOcrEngine } from '../src/vision/ocr/ocr-engine.js';
 import { configuredPlatePipeline } from '../src/vision/plates/configured-pipeline.js';
 import type { PlateReadOptions } from '../src/vision/plates/plate.types.js';
 import { defaultVisionSettings } from '../src/vision/settings.js';
-import { parseFrame, photoCopy } from './lib/plate-copies.js';
+import { copyOptionsFromArgs, parseFrame, photoCopy } from './lib/plate-copies.js';
 import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets } from './lib/plates-dataset.js';
 import { flag, median } from './lib/stats.js';
 
@@ -55,6 +55,7 @@ if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_S
 const wanted = flag('sets', 'scenes-us,scenes-eu,scenes-br')!.split(',');
 const modes = flag('modes', 'fast,normal')!.split(',') as Array<PlateReadOptions['mode']>;
 const frame = parseFrame(flag('frame', '1920x1080'));
+const tilt = copyOptionsFromArgs(flag).tilt ?? 0;
 const limit = Number(flag('limit', '0'));
 const sets = await loadPlateSets(flag('data', DEFAULT_DATA_DIR)!, split);
 const pipeline = await configuredPlatePipeline(await createOcrEngine(), defaultVisionSettings());
@@ -62,11 +63,11 @@ const options = (mode: PlateReadOptions['mode']): PlateReadOptions => ({
   regions: [], strictRegion: false, textFormats: [], mode, thresholdD: 0.2, thresholdO: 0.6, strictDetection: false, mmc: false,
 });
 
-console.log(`plate stages: ${split} split, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, photos to fit ${frame ? `${frame.width} x ${frame.height}` : 'their own size'}, JPEG q92`);
+console.log(`plate stages: ${split} split, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${tilt ? `photos turned ${tilt} degrees, ` : ''}photos to fit ${frame ? `${frame.width} x ${frame.height}` : 'their own size'}, JPEG q92`);
 for (const name of wanted) {
   const samples = sets[name];
   if (!samples) throw new Error(`--sets: no set ${name} (${Object.keys(sets).join(', ')})`);
-  const photos = await Promise.all((limit > 0 ? samples.slice(0, limit) : samples).map((s) => photoCopy(s.file, { frame, jpegQuality: 92 })));
+  const photos = await Promise.all((limit > 0 ? samples.slice(0, limit) : samples).map((s) => photoCopy(s.file, { frame, jpegQuality: 92, tilt })));
   // Warm-up: first runs allocate the sessions' buffers.
   await pipeline.read(await decodeImage(photos[0]!.bytes), options('normal'));
   for (const mode of modes) {

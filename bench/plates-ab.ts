@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--search every-plate|first-sure|small-plates] [--vehicles asked|head|always] [--sets scenes-us,scenes-br,pasted-us [--paste-scale S]] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--diffs]
+ * npm run bench:plates-ab -- --base REV [--split held|fit|all] [--reader trained|ppocr] [--detector trained|text] [--search every-plate|first-sure|small-plates] [--vehicles asked|head|always] [--sets scenes-us,scenes-br,pasted-us [--paste-scale S]] [--modes normal,fast] [--limit N] [--data DIR] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--grey] [--tilt DEG] [--diffs]
  *
  * Paired A/B of the plate pipeline: A is git revision REV (checked out in a temporary worktree),
  * B this checkout's working tree, each with its own OCR engine, in one process; B is built as the
@@ -15,7 +15,7 @@
  * the medians and the median of B/A per photo, how many photos read differently (a plate, a
  * score or a candidate; `--diffs` lists them) and, with --vehicles, the share of the labeled
  * plates read that came back on a vehicle. Copies as in bench:plates (`--long-side`, `--frame`,
- * `--jpeg-quality`, `--grey`).
+ * `--jpeg-quality`, `--grey`, `--tilt`).
  */
 import os from 'node:os';
 import type { RawImage } from '../src/vision/image/decode.js';

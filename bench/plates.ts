@@ -1,5 +1,5 @@
 /**
- * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers server,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--pairs] [--grey] [--search every-plate|first-sure|small-plates] [--sets pasted-us [--paste-scale S]]
+ * npm run bench:plates [-- --data DIR] [--split held|fit|all] [--readers server,ppocr] [--limit N] [--sets scenes-us,crops-us] [--modes normal,fast] [--no-baseline] [--hint] [--misses] [--precision fp32|fused] [--threads N] [--long-side N] [--frame WxH] [--jpeg-quality Q] [--pairs] [--grey] [--tilt DEG] [--search every-plate|first-sure|small-plates] [--sets pasted-us [--paste-scale S]]
  *
  * Plate reading on ../shared/datasets/plates-scenes (us, eu, br photos) and plates-crops-us:
  * exact-match rate of the labeled plate among the results, the same treating O/0 and I/1 as
@@ -18,7 +18,11 @@
  * --jpeg-quality Q alone stores every photo again as a JPEG of that quality at its own size.
  * --grey stores every photo again as a grey JPEG (quality 92, or Q), as an infrared camera takes
  * them at night: no colour tells a coloured emblem from a character there.
- * Both show what tuning to these exact pixels hides: a pipeline that reads a plate only from the
+ * --tilt DEG turns every photo DEG degrees (clockwise for a positive angle, -45 to 45) before the
+ * rest, on a canvas grown to hold it: plates photographed crooked, by a phone held askew or a
+ * camera mounted on a slant. The labeled box becomes the upright box around its turned corners,
+ * so box IoU and `covered` still mean something (a turned plate fills less of that box).
+ * All of them show what tuning to these exact pixels hides: a pipeline that reads a plate only from the
  * photo as it is, and not from a copy that looks the same, was lucky rather than right.
  *
  * --split held (default) reads only the half of each dev set that Vigil's models never trained on
@@ -54,7 +58,7 @@ import type { PlateReadOptions } from '../src/vision/plates/plate.types.js';
 import { DEFAULT_DATA_DIR, DEV_SPLITS, type DevSplit, loadPlateSets, type PlateBox, type PlateSample } from './lib/plates-dataset.js';
 import { coverage, iou } from './lib/boxes.js';
 import { calibration, COVERED, exactKey, formatRow, looseKey, regionMatches, type SampleOutcome, summarise } from './lib/plates-bench-metrics.js';
-import { copyOptionsFromArgs, describeCopies, photoCopy } from './lib/plate-copies.js';
+import { copyOptionsFromArgs, describeCopies, type PhotoCopy, photoCopy } from './lib/plate-copies.js';
 import { PASTED_SET, pastedSet, pasteScaleOption } from './lib/plate-paste.js';
 import { flag, timed } from './lib/stats.js';
 
@@ -102,13 +106,13 @@ if (!DEV_SPLITS.includes(split)) throw new Error(`--split must be one of ${DEV_S
 const sets = await loadPlateSets(dataDir, split);
 // pasted-us (only when named in --sets): the split's crops-us plates pasted over the plates of
 // plates-scenes photos of every region and split, at 1080p (bench/lib/plate-paste.ts); the
-// copies (--long-side, --frame, --jpeg-quality, --grey) and --pairs do not apply to it.
-const pastedPhotos = new Map<PlateSample, { bytes: Buffer; scale: number }>();
+// copies (--long-side, --frame, --jpeg-quality, --grey, --tilt) and --pairs do not apply to it.
+const pastedPhotos = new Map<PlateSample, PhotoCopy>();
 // --paste-scale 0.5: the pasted plates at half that size, as a car twice as far off shows them.
 const pasteScale = pasteScaleOption(flag('paste-scale'));
 if (wantedSets?.includes(PASTED_SET)) {
   const pasted = await pastedSet(dataDir, sets['crops-us'] ?? [], pasteScale);
-  for (const { sample, bytes } of pasted) pastedPhotos.set(sample, { bytes, scale: 1 });
+  for (const { sample, bytes } of pasted) pastedPhotos.set(sample, { bytes, scale: 1, place: (b) => b });
   sets[PASTED_SET] = pasted.map((p) => p.sample);
 }
 // --precision fp32|fused: which graph the OCR models run (default: OCR_PRECISION, else fused).
@@ -186,8 +190,7 @@ for (const [name, all] of Object.entries(sets)) {
       const label = samples[i]!.plate;
       const hit = res.plates.find((p) => looseKey(p.plate) === looseKey(label));
       const labeled = samples[i]!.box;
-      const k = photos[i]!.scale;
-      const box = labeled && { xmin: labeled.xmin * k, ymin: labeled.ymin * k, xmax: labeled.xmax * k, ymax: labeled.ymax * k };
+      const box = labeled && photos[i]!.place(labeled);
       const regionRight = hit ? regionMatches(samples[i]!.region, hit.region.code) : undefined;
       if (regionRight === false) wrongRegions.push(`  region ${label}: ${hit!.region.code}`);
       const state = samples[i]!.state;
