@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
-import { quadBounds } from '../image/quad.js';
+import { quadAxis, quadBounds, quadSize } from '../image/quad.js';
 import { refineCandidate, type TextDetector } from './candidate-refiner.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
@@ -91,4 +91,37 @@ describe('refineCandidate', () => {
     expect(calls()).toBe(1);
     expect(refined!.closeUp).toBe(true);
   });
+
+  it('cuts a tilted plate\'s close-up along its slope, and gives its line back along it', async () => {
+    // Six characters 24 x 40 every 34 px, turned 12 degrees clockwise about (200, 120): a plate
+    // photographed crooked. The plate detector boxes it upright (wholePlate), loosely.
+    const t = (12 * Math.PI) / 180;
+    const cos = Math.cos(t);
+    const sin = Math.sin(t);
+    const width = 400;
+    const height = 240;
+    const data = Buffer.alloc(width * height * 3, 230);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const u = (x - 200) * cos + (y - 120) * sin + 100;
+      const v = -(x - 200) * sin + (y - 120) * cos;
+      if (u >= 0 && u < 194 && u % 34 < 24 && Math.abs(v) < 20) data.fill(30, (y * width + x) * 3, (y * width + x) * 3 + 3);
+    }
+    const tilted: RawImage = { data, width, height, channels: 3 };
+    const plate: PlateCandidate = {
+      lines: [[{ x: 95, y: 85 }, { x: 305, y: 85 }, { x: 305, y: 155 }, { x: 95, y: 155 }] as Quad],
+      dscore: 0.8,
+      wholePlate: true,
+    };
+    const { detector } = inkDetector();
+    const [refined] = await refineCandidate(tilted, plate, detector, { plateText: true });
+    expect(refined!.closeUp).toBe(true);
+    const line = refined!.lines[0]!;
+    const axis = quadAxis(line);
+    expect(Math.atan2(axis.y, axis.x) / t).toBeCloseTo(1, 1);
+    // As tall as the characters (40 px), not as the upright box around them (about 80 px).
+    expect(quadSize(line).height).toBeGreaterThan(36);
+    expect(quadSize(line).height).toBeLessThan(48);
+    expect(quadSize(line).width).toBeGreaterThan(188);
+  });
 });
+

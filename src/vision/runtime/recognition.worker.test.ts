@@ -50,6 +50,12 @@ describe('recognition worker: plates (real PP-OCR models, synthesized scenes)', 
     }
   });
 
+  it('reads a plate photographed 20 degrees askew: its close-up is cut along the plate', async () => {
+    const scene = await plateSceneJpeg({ text: 'KXT4071', width: 1920, height: 1080, plateWidth: 110, rotate: 20 });
+    const res = await readPlates({ image: scene.jpeg, options: options() });
+    expect(res.plates.map((p) => p.plate)).toContain('kxt4071');
+  });
+
   it('resolves an O printed where the Brazilian format wants a digit', async () => {
     const scene = await plateSceneJpeg({ text: 'ABCO234' });
     const res = await readPlates({ image: scene.jpeg, options: options({ regions: ['br'] }) });
