@@ -91,3 +91,26 @@ class VehicleHeadTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(torch, "needs Debian's python3-torch")
+class TiltedFramesTest(unittest.TestCase):
+    def test_a_turned_frame_boxes_its_plate_around_the_turned_corners(self):
+        from vigil_train.detector_data import rotated
+
+        frame = np.full((240, 320, 3), 128, np.uint8)
+        frame[100:130, 100:220] = (220, 0, 0)
+        box = np.array([[100, 100, 220, 130]], np.float32)
+        for degrees in (15.0, -12.0):
+            img, boxes = rotated(frame, box, degrees)
+            ys, xs = np.nonzero(img[..., 0].astype(int) - img[..., 1].astype(int) > 80)
+            x0, y0, x1, y1 = boxes[0]
+            # The red plate's pixels fill the returned box to within a pixel or two.
+            self.assertAlmostEqual(xs.min(), x0, delta=2)
+            self.assertAlmostEqual(xs.max(), x1, delta=2)
+            self.assertAlmostEqual(ys.min(), y0, delta=2)
+            self.assertAlmostEqual(ys.max(), y1, delta=2)
+            # Clockwise on screen for a positive angle: the plate's right end lower than its left.
+            right = ys[xs > x1 - 5].mean()
+            left = ys[xs < x0 + 5].mean()
+            self.assertEqual(right > left, degrees > 0)

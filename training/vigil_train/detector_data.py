@@ -133,6 +133,21 @@ def paste_plates(img: np.ndarray, boxes: np.ndarray, synth: PlateSynth, rng: ran
     return img, np.concatenate(out)
 
 
+def rotated(img: np.ndarray, boxes: np.ndarray, degrees: float, fill: int = 114) -> tuple[np.ndarray, np.ndarray]:
+    """The frame turned `degrees` about its centre (positive: clockwise on screen, as a camera or a
+    phone held crooked shows a plate), the same size, corners filled with `fill`; each box
+    becomes the upright box around its turned corners, which is what the server's detector boxes
+    a tilted plate with."""
+    h, w = img.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), -degrees, 1.0)
+    out = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(fill, fill, fill))
+    if len(boxes) == 0:
+        return out, boxes
+    corners = np.stack([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [2, 3]], boxes[:, [0, 3]]], 1)  # n x 4 x 2
+    turned = corners @ m[:, :2].T + m[:, 2]
+    return out, np.concatenate([turned.min(1), turned.max(1)], 1).astype(np.float32)
+
+
 def targets(boxes: np.ndarray, size: int) -> dict[str, np.ndarray]:
     """CenterNet targets at stride 4 for a size x size window: a Gaussian per plate centre,
     log width and height, and the centre's offset within its cell."""
@@ -164,11 +179,14 @@ class DetectorStream(IterableDataset):
     """Endless training windows: frames (with plates or none) and pasted plates, synthetic or
     (`real_share` of them) real crops from `real` (real_us_plates)."""
 
-    def __init__(self, frames: list[Frame], seed: int, real: list[Path] | None = None, real_share: float = 0.0):
+    def __init__(self, frames: list[Frame], seed: int, real: list[Path] | None = None, real_share: float = 0.0,
+                 tilt_share: float = 0.0, max_tilt: float = 20.0):
         self.frames = frames
         self.seed = seed
         self.real = real or []
         self.real_share = real_share
+        self.tilt_share = tilt_share
+        self.max_tilt = max_tilt
 
     def __iter__(self):
         seed = worker_seed(self.seed)
@@ -186,6 +204,8 @@ class DetectorStream(IterableDataset):
             img, boxes = scaled(frame, 0.5, rng)
             if rng.random() < 0.6:
                 img, boxes = paste_plates(img, boxes, synth, rng, rng.randint(1, 4), real, self.real_share)
+            if self.tilt_share > 0 and rng.random() < self.tilt_share:
+                img, boxes = rotated(img, boxes, rng.uniform(-self.max_tilt, self.max_tilt))
             # A window around a plate most of the time, anywhere otherwise.
             h, w = img.shape[:2]
             pad_h, pad_w = max(0, CROP - h), max(0, CROP - w)

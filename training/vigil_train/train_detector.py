@@ -69,6 +69,9 @@ def main() -> None:
                     help="share of the pasted plates that are real fit crops of plates-crops-us instead of synthetic ones")
     ap.add_argument("--freeze-encoder", action="store_true",
                     help="train the decoder and head only: the vehicle head's features stay as --init gave them")
+    ap.add_argument("--tilt-share", type=float, default=0.0,
+                    help="share of the training frames turned by up to --max-tilt degrees either way (plates photographed crooked)")
+    ap.add_argument("--max-tilt", type=float, default=20.0)
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -86,7 +89,7 @@ def main() -> None:
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)
     print(f"parameters: {parameter_count(model)}", flush=True)
-    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step, real_us_plates() if args.real_us_share > 0 else None, args.real_us_share), batch_size=args.batch, **loader_options(args.workers))
+    stream = DataLoader(DetectorStream(fit, args.seed * 100003 + run.step, real_us_plates() if args.real_us_share > 0 else None, args.real_us_share, args.tilt_share, args.max_tilt), batch_size=args.batch, **loader_options(args.workers))
 
     if args.init and run.step == 0:
         load_onnx_weights(model, args.init, next(iter(stream))[0], DetectorExport)
