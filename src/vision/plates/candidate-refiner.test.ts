@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RawImage } from '../image/decode.js';
 import { quadAxis, quadBounds, quadSize } from '../image/quad.js';
-import { alongSlope, refineCandidate, type TextDetector } from './candidate-refiner.js';
+import { refineCandidate, type TextDetector } from './candidate-refiner.js';
 import type { PlateCandidate, Quad } from './plate.types.js';
 
 /** A light image with dark boxes ([x0, y0, x1, y1], exclusive ends). */
@@ -40,29 +40,6 @@ const box = (x0: number, x1: number): PlateCandidate => ({
   lines: [[{ x: x0, y: 25 }, { x: x1, y: 25 }, { x: x1, y: 75 }, { x: x0, y: 75 }] as Quad],
   dscore: 0.9,
 });
-
-/** Six characters 24 x 40 every 34 px, turned 12 degrees clockwise about (200, 120): a plate
- * photographed crooked. The plate detector boxes it upright (wholePlate), loosely. */
-const TILT = (12 * Math.PI) / 180;
-const tilted: RawImage = (() => {
-  const cos = Math.cos(TILT);
-  const sin = Math.sin(TILT);
-  const width = 400;
-  const height = 240;
-  const data = Buffer.alloc(width * height * 3, 230);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
-    const u = (x - 200) * cos + (y - 120) * sin + 100;
-    const v = -(x - 200) * sin + (y - 120) * cos;
-    if (u >= 0 && u < 194 && u % 34 < 24 && Math.abs(v) < 20) data.fill(30, (y * width + x) * 3, (y * width + x) * 3 + 3);
-  }
-  return { data, width, height, channels: 3 };
-})();
-const tiltedPlate: PlateCandidate = {
-  lines: [[{ x: 95, y: 85 }, { x: 305, y: 85 }, { x: 305, y: 155 }, { x: 95, y: 155 }] as Quad],
-  dscore: 0.8,
-  wholePlate: true,
-};
-const slope = (q: Quad) => Math.atan2(quadAxis(q).y, quadAxis(q).x);
 
 describe('refineCandidate', () => {
   it('looks again, wider, when the close-up cut a character the first box stopped short of', async () => {
@@ -116,11 +93,31 @@ describe('refineCandidate', () => {
   });
 
   it('cuts a tilted plate\'s close-up along its slope, and gives its line back along it', async () => {
+    // Six characters 24 x 40 every 34 px, turned 12 degrees clockwise about (200, 120): a plate
+    // photographed crooked. The plate detector boxes it upright (wholePlate), loosely.
+    const t = (12 * Math.PI) / 180;
+    const cos = Math.cos(t);
+    const sin = Math.sin(t);
+    const width = 400;
+    const height = 240;
+    const data = Buffer.alloc(width * height * 3, 230);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const u = (x - 200) * cos + (y - 120) * sin + 100;
+      const v = -(x - 200) * sin + (y - 120) * cos;
+      if (u >= 0 && u < 194 && u % 34 < 24 && Math.abs(v) < 20) data.fill(30, (y * width + x) * 3, (y * width + x) * 3 + 3);
+    }
+    const tilted: RawImage = { data, width, height, channels: 3 };
+    const plate: PlateCandidate = {
+      lines: [[{ x: 95, y: 85 }, { x: 305, y: 85 }, { x: 305, y: 155 }, { x: 95, y: 155 }] as Quad],
+      dscore: 0.8,
+      wholePlate: true,
+    };
     const { detector } = inkDetector();
-    const [refined] = await refineCandidate(tilted, tiltedPlate, detector, { plateText: true });
+    const [refined] = await refineCandidate(tilted, plate, detector, { plateText: true });
     expect(refined!.closeUp).toBe(true);
     const line = refined!.lines[0]!;
-    expect(slope(line) / TILT).toBeCloseTo(1, 1);
+    const axis = quadAxis(line);
+    expect(Math.atan2(axis.y, axis.x) / t).toBeCloseTo(1, 1);
     // As tall as the characters (40 px), not as the upright box around them (about 80 px).
     expect(quadSize(line).height).toBeGreaterThan(36);
     expect(quadSize(line).height).toBeLessThan(48);
@@ -128,20 +125,3 @@ describe('refineCandidate', () => {
   });
 });
 
-describe('alongSlope', () => {
-  it('turns a tilted plate\'s upright detector box into the plate along its slope', () => {
-    const [line] = alongSlope(tilted, tiltedPlate).lines;
-    expect(slope(line!) / TILT).toBeCloseTo(1, 1);
-    // The plate inside the box: along the characters (194 x 40 px), not the box's 210 x 70.
-    const { width, height } = quadSize(line!);
-    expect(height).toBeLessThan(60);
-    expect(width).toBeGreaterThan(180);
-  });
-
-  it('leaves a level box, and a text line, as they are', () => {
-    const level: PlateCandidate = { ...box(10, 224), wholePlate: true };
-    expect(alongSlope(image, level)).toBe(level);
-    const text = { lines: tiltedPlate.lines, dscore: 0.8 };
-    expect(alongSlope(tilted, text)).toBe(text);
-  });
-});

@@ -75,7 +75,8 @@ interface CloseUpFrame {
  * candidate, or the candidate itself when none does. */
 export async function refineCandidate(image: RawImage, candidate: PlateCandidate, detector: TextDetector, options: RefineOptions = {}): Promise<PlateCandidate[]> {
   const tilt = candidateTilt(image, candidate);
-  const frame = levelledFor(tilt) ? tiltedFrame(image, candidate, detector, options, tilt) : uprightFrame(image, candidate, detector, options);
+  const level = Math.abs(tilt) < TILTED_FROM || Math.abs(tilt) > MAX_TILT;
+  const frame = level ? uprightFrame(image, candidate, detector, options) : tiltedFrame(image, candidate, detector, options, tilt);
   const b = frame.bounds;
   const w = b.x1 - b.x0;
   const { lineHeight } = frame;
@@ -128,38 +129,6 @@ function candidateTilt(image: RawImage, candidate: PlateCandidate): number {
   return Math.atan2(axis.y, axis.x);
 }
 
-/** The plate inside a plate detector's upright `W` x `H` box around a plate tilted by `tilt`: a
- * plate w x h fills such a box as W = w cos t + h sin t, H = w sin t + h cos t. Its height is
- * kept between a quarter of H and H, and its width between its height and W, since the box is the
- * detector's guess (trained on level plates, it boxes tilted ones short of their ends). */
-function plateInBox(W: number, H: number, tilt: number): { width: number; height: number } {
-  const cos = Math.cos(tilt);
-  const sin = Math.abs(Math.sin(tilt));
-  const det = cos * cos - sin * sin;
-  const height = Math.min(H, Math.max(0.25 * H, (H * cos - W * sin) / det));
-  return { width: Math.min(W, Math.max(height, (W * cos - H * sin) / det)), height };
-}
-
-/** Whether a slope is one a close-up or a read is levelled for (TILTED_FROM to MAX_TILT). */
-const levelledFor = (tilt: number) => Math.abs(tilt) >= TILTED_FROM && Math.abs(tilt) <= MAX_TILT;
-
-/** A plate detector's box read whole (no close-up: fast mode gives one to its best box only),
- * turned along the slope its pixels show: its line becomes the tilted plate inside the upright
- * box (plateInBox), so the cut, the widening to the characters' ink and the reading go along
- * the plate, not across it. Other candidates, and level boxes, come back as they are. */
-export function alongSlope(image: RawImage, candidate: PlateCandidate): PlateCandidate {
-  if (!candidate.wholePlate || candidate.lines.length !== 1) return candidate;
-  const tilt = candidateTilt(image, candidate);
-  if (!levelledFor(tilt)) return candidate;
-  const b = quadBounds(candidate.lines[0]!);
-  const { width, height } = plateInBox(b.x1 - b.x0, b.y1 - b.y0, tilt);
-  const centre = { x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 };
-  const u = { x: Math.cos(tilt), y: Math.sin(tilt) };
-  const at = (a: number, c: number): Point => ({ x: centre.x + a * u.x - c * u.y, y: centre.y + a * u.y + c * u.x });
-  const line: Quad = [at(-width / 2, -height / 2), at(width / 2, -height / 2), at(width / 2, height / 2), at(-width / 2, height / 2)];
-  return { ...candidate, lines: [line] };
-}
-
 /** The height of the characters a candidate holds, from its box's height `h`. */
 function lineHeightOf(candidate: PlateCandidate, h: number, options: RefineOptions): number {
   return candidate.wholePlate && options.plateText ? h * PLATE_TEXT_SHARE : h / candidate.lines.length;
@@ -175,7 +144,9 @@ function uprightFrame(image: RawImage, candidate: PlateCandidate, detector: Text
 /**
  * A tilted candidate's close-up, cut along its axis. A text line's frame is its own box. A plate
  * detector's box is upright around the tilted plate: the frame holds all of it, and the plate's
- * own height (plateInBox) sets the close-up's scale.
+ * own height (for the close-up's scale) is worked out from the box's width W and height H, which
+ * a plate w x h tilted by t fills as W = w cos t + h sin t, H = w sin t + h cos t; kept between a
+ * quarter of H and H, since the box is the detector's guess.
  */
 function tiltedFrame(image: RawImage, candidate: PlateCandidate, detector: TextDetector, options: RefineOptions, tilt: number): CloseUpFrame {
   const quad = candidate.lines[0]!;
@@ -191,7 +162,7 @@ function tiltedFrame(image: RawImage, candidate: PlateCandidate, detector: TextD
     const sin = Math.abs(Math.sin(tilt));
     width = W * cos + H * sin;
     height = W * sin + H * cos;
-    plateHeight = plateInBox(W, H, tilt).height;
+    plateHeight = Math.min(H, Math.max(0.25 * H, (H * cos - W * sin) / (cos * cos - sin * sin)));
   } else {
     ({ width, height } = quadSize(quad));
     plateHeight = height;

@@ -1,7 +1,7 @@
 import type { RawImage } from '../image/decode.js';
 import { quadBounds } from '../image/quad.js';
 import { candidatesToRead, type DetectedText } from './candidate-finder.js';
-import { alongSlope, refineCandidate } from './candidate-refiner.js';
+import { refineCandidate } from './candidate-refiner.js';
 import { detectionView } from './detection-view.js';
 import { extendToInk, growToCharacters } from './line-extension.js';
 import { overlapRatio, unionBox } from '../image/box-overlap.js';
@@ -77,11 +77,7 @@ export async function passCandidates(image: RawImage, pass: PassSettings, source
     : await textCandidates(image, sources.ocr, pass, options, sureAreas, seen);
   const refined: PlateCandidate[] = [];
   for (const [i, c] of candidates.entries()) {
-    if (i >= pass.refine || !closeUp(c)) {
-      refined.push(alongSlope(image, c));
-      continue;
-    }
-    const lines = (await refineCandidate(image, c, sources.ocr, { wholeLine: pass.wholeLineCloseUps, plateText: pass.closeUpOnPlateText })).slice(0, 2);
+    const lines = i < pass.refine && closeUp(c) ? (await refineCandidate(image, c, sources.ocr, { wholeLine: pass.wholeLineCloseUps, plateText: pass.closeUpOnPlateText })).slice(0, 2) : [c];
     refined.push(...lines);
     if (pass.source === 'plates' && !lines.includes(c) && squarish(c)) refined.push(c);
   }
