@@ -47,9 +47,10 @@ const PLATE_TEXT_SHARE = 0.5;
 /** A candidate this tilted or more (radians; 5 degrees) is looked at along its own axis: the
  * close-up is cut turned upright, as the text detector and the rules after it (lines joined on a
  * level baseline, a box's line height) expect. Under it the close-up is the photo's own pixels,
- * as before: a plate a few degrees off reads as well either way (on the dev photos as they are,
- * 10 of 214 detector boxes come out at 4 degrees, 15 at 5 to 10: cars on a slope, cameras askew). */
-export const TILTED_FROM = (5 * Math.PI) / 180;
+ * as before: a plate a few degrees off reads as well either way (on the fit halves' photos as
+ * they are, fast mode, 10 of 214 detector boxes come out at 4 degrees and 14 at 5 to 10: cars on
+ * a slope, cameras askew). */
+const TILTED_FROM = (5 * Math.PI) / 180;
 /** ... and at most this tilted (the steepest slope estimateSkew looks for): a text line steeper
  * than that is a column or a sign, not a plate photographed crooked. */
 const MAX_TILT = (MAX_SKEW_DEGREES * Math.PI) / 180;
