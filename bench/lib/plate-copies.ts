@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
+import { quadBounds } from '../../src/vision/image/quad.js';
 import type { PlateBox } from './plates-dataset.js';
 
 /** How the plate benches store a photo again before reading it (all off: the file as it is). */
@@ -76,10 +77,8 @@ export function turnedBoxes(width: number, height: number, degrees: number): { w
     width: Math.round(w),
     height: Math.round(h),
     place: (b) => {
-      const corners = [turn(b.xmin, b.ymin), turn(b.xmax, b.ymin), turn(b.xmax, b.ymax), turn(b.xmin, b.ymax)];
-      const xs = corners.map((p) => p.x);
-      const ys = corners.map((p) => p.y);
-      return { xmin: Math.min(...xs), ymin: Math.min(...ys), xmax: Math.max(...xs), ymax: Math.max(...ys) };
+      const { x0, y0, x1, y1 } = quadBounds([turn(b.xmin, b.ymin), turn(b.xmax, b.ymin), turn(b.xmax, b.ymax), turn(b.xmin, b.ymax)]);
+      return { xmin: x0, ymin: y0, xmax: x1, ymax: y1 };
     },
   };
 }
