@@ -117,7 +117,6 @@ async function readJittered(set: string, reader: string, read: (crop: RawImage) 
   console.log(`${`${set} ${reader} vote`.padEnd(24)} n=${String(samples.length).padStart(3)}  O0/I1 ${((loose / samples.length) * 100).toFixed(1).padStart(5)}%  changed: ${changed.join(' ') || 'none'}`);
 }
 
-
 /** --shifts: every scene plate read from boxes whose left and right edges move by EDGE_SHIFTS. */
 async function readShifted(set: string, reader: string, read: (crop: RawImage) => ReturnType<LineRecognizer['recognizeCrops']>, samples: readonly PlateSample[], images: readonly RawImage[]) {
   let right = 0;
@@ -136,5 +135,5 @@ async function readShifted(set: string, reader: string, read: (crop: RawImage) =
     total += count;
     if (hits > 0 && hits < count) unsteady.push(`${samples[i]!.plate}:${hits}/${count}`);
   }
-  console.log(`${`${set} ${reader} shifted`.padEnd(24)} n=${String(samples.length).padStart(3)}  O0/I1 ${((right / total) * 100).toFixed(1).padStart(5)}% of ${total} crops  read in some crops only: ${unsteady.length} (${unsteady.join(' ') || 'none'})`);
+  console.log(`${`${set} ${reader} shifted`.padEnd(24)} n=${String(samples.length).padStart(3)}  O0/I1 ${((right / total) * 100).toFixed(1).padStart(5)}% (${right} of ${total} crops)  read in some crops only: ${unsteady.length} (${unsteady.join(' ') || 'none'})`);
 }
