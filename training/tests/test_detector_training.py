@@ -89,10 +89,6 @@ class VehicleHeadTest(unittest.TestCase):
             combined(plates.state_dict(), MODEL, x)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 @unittest.skipUnless(torch, "needs Debian's python3-torch")
 class TiltedFramesTest(unittest.TestCase):
     def test_a_turned_frame_boxes_its_plate_around_the_turned_corners(self):
@@ -114,3 +110,7 @@ class TiltedFramesTest(unittest.TestCase):
             right = ys[xs > x1 - 5].mean()
             left = ys[xs < x0 + 5].mean()
             self.assertEqual(right > left, degrees > 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
