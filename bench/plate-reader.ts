@@ -119,21 +119,19 @@ async function readJittered(set: string, reader: string, read: (crop: RawImage) 
 
 /** --shifts: every scene plate read from boxes whose left and right edges move by EDGE_SHIFTS. */
 async function readShifted(set: string, reader: string, read: (crop: RawImage) => ReturnType<LineRecognizer['recognizeCrops']>, samples: readonly PlateSample[], images: readonly RawImage[]) {
+  const perPlate = EDGE_SHIFTS.length ** 2;
+  const total = perPlate * samples.length;
   let right = 0;
-  let total = 0;
   const unsteady: string[] = [];
   for (let i = 0; i < samples.length; i++) {
     const label = looseKey(samples[i]!.plate);
     let hits = 0;
-    let count = 0;
     for (const l of EDGE_SHIFTS) for (const r of EDGE_SHIFTS) {
       const [decoded] = await read(jitteredCrop(images[i]!, samples[i]!.box!, [l, 0, r, 0]));
       if (looseKey(decoded?.text ?? '') === label) hits++;
-      count++;
     }
     right += hits;
-    total += count;
-    if (hits > 0 && hits < count) unsteady.push(`${samples[i]!.plate}:${hits}/${count}`);
+    if (hits > 0 && hits < perPlate) unsteady.push(`${samples[i]!.plate}:${hits}/${perPlate}`);
   }
   console.log(`${`${set} ${reader} shifted`.padEnd(24)} n=${String(samples.length).padStart(3)}  O0/I1 ${((right / total) * 100).toFixed(1).padStart(5)}% (${right} of ${total} crops)  read in some crops only: ${unsteady.length} (${unsteady.join(' ') || 'none'})`);
 }
