@@ -67,5 +67,27 @@ class LowerPrecisionTest(unittest.TestCase):
             self.assertLess(loss_of(batch).item(), before * 0.8)
 
 
+    def test_a_step_with_a_non_finite_loss_is_skipped_and_the_run_goes_on(self):
+        torch.manual_seed(7)
+        model = torch.nn.Linear(3, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x, y = torch.rand(8, 3), torch.rand(8, 1)
+        calls = []
+
+        def loss_of(_batch):
+            calls.append(1)
+            loss = ((model(x) - y) ** 2).mean()
+            # The third batch goes wrong: a NaN loss, and with it NaN gradients.
+            return loss * float("nan") if len(calls) == 3 else loss
+
+        with tempfile.TemporaryDirectory() as folder:
+            run = Run(Path(folder), model, opt)
+            run.train([None] * 6, loss_of, lambda: (0.0, {}), steps=6, minutes=5, peak_lr=0.1, warmup=1, clip=5.0)
+            self.assertEqual(run.step, 6)
+        self.assertEqual(len(calls), 6)
+        self.assertTrue(all(torch.isfinite(p).all() for p in model.parameters()))
+        with torch.no_grad():
+            self.assertTrue(torch.isfinite(((model(x) - y) ** 2).mean()))
+
 if __name__ == "__main__":
     unittest.main()

@@ -163,6 +163,7 @@ class Run:
         if lower:
             in_lower_precision(self.model)
         losses: list[float] = []
+        skipped = 0
         self.model.train()
         for batch in batches:
             if self.step >= steps or self.minutes() > minutes:
@@ -173,11 +174,18 @@ class Run:
                 loss = loss_of(batch)
             self.opt.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(self.model.parameters(), clip)
-            self.opt.step()
+            norm = nn.utils.clip_grad_norm_(self.model.parameters(), clip)
             self.step += 1
-            losses.append(loss.item())
-            if self.step % 50 == 0:
+            # A batch whose loss or gradients are not finite is skipped: one such step turns
+            # every weight to NaN (clipping an infinite norm multiplies by zero), and the run
+            # would go on training a dead network until its end.
+            if torch.isfinite(loss) and torch.isfinite(norm):
+                self.opt.step()
+                losses.append(loss.item())
+            else:
+                skipped += 1
+                print(f"step {self.step} skipped: loss {loss.item()}, gradient norm {norm.item()} ({skipped} skipped)", flush=True)
+            if self.step % 50 == 0 and losses:
                 print(f"step {self.step} loss {np.mean(losses[-50:]):.3f} lr {self.opt.param_groups[0]['lr']:.5f} {self.minutes():.1f} min", flush=True)
             if self.step % CHECKPOINT_EVERY == 0:
                 self.checkpoint(*self._validated(validate))
