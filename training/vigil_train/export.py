@@ -18,7 +18,7 @@ import onnx
 import torch
 
 from .charset import CHARS, CLASSES
-from .detector import IN_H, IN_W, VEHICLE_CLASSES, DetectorExport, PlateDetector, PlateVehicleDetector, PlateVehicleExport
+from .detector import IN_H, IN_W, VEHICLE_CLASSES, DetectorExport, PlateDetector, PlateVehicleDetector, PlateVehicleExport, has_wide_head
 from .dynamic_size import SPATIAL
 from .model import HEIGHT, WIDTH, ExportWrapper, PlateReader, width_of
 
@@ -47,6 +47,19 @@ def load_weights(checkpoint: Path) -> dict[str, torch.Tensor]:
     return torch.load(checkpoint, map_location="cpu")["model"]
 
 
+def inline_shared_weights(graph: onnx.GraphProto) -> None:
+    """torch's exporter keeps one copy of equal weights (the zeros a new block starts from) and
+    feeds the others through Identity nodes, which OpenCV's DNN module and warm_start.py do not
+    follow: each such weight gets its own copy again."""
+    initializers = {t.name: t for t in graph.initializer}
+    for node in [n for n in graph.node if n.op_type == "Identity" and n.input[0] in initializers]:
+        copy = onnx.TensorProto()
+        copy.CopyFrom(initializers[node.input[0]])
+        copy.name = node.output[0]
+        graph.initializer.append(copy)
+        graph.node.remove(node)
+
+
 def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path | None = None) -> None:
     weights = load_weights(checkpoint)
     if kind in ("reader", "identifiers", "stacks"):  # readers of any `width` (train_ids.py --width)
@@ -68,7 +81,7 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
         model, wrap, shape, names = PlateDetector(), DetectorExport, (3, IN_H, IN_W), ("image", "maps")
         meta = DETECTOR_META
     else:
-        model, wrap, shape, names = PlateVehicleDetector(), PlateVehicleExport, (3, IN_H, IN_W), ("image", "maps", "vehicles")
+        model, wrap, shape, names = PlateVehicleDetector(wide_head=has_wide_head(weights)), PlateVehicleExport, (3, IN_H, IN_W), ("image", "maps", "vehicles")
         meta = {**DETECTOR_META, "vehicles": f"per class ({','.join(VEHICLE_CLASSES)}) heat, then its 3x3 max, log w, log h (input px), offset x, y (cells) at stride 16"}
     model.load_state_dict(weights)
     model.eval()
@@ -82,6 +95,7 @@ def export(checkpoint: Path, out: Path, kind: str = "reader", plate_only: Path |
     torch.onnx.export(wrapped, example, str(out), opset_version=13, input_names=[names[0]], output_names=outputs,
                       dynamic_axes=axes, do_constant_folding=True)
     graph = onnx.load(str(out))
+    inline_shared_weights(graph.graph)
     onnx.checker.check_model(graph)
     # What the server needs to read the output, stored in the model itself.
     for k, v in meta.items():
