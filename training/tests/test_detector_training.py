@@ -89,6 +89,52 @@ class VehicleHeadTest(unittest.TestCase):
             combined(plates.state_dict(), MODEL, x)
 
 
+@unittest.skipUnless(torch and MODEL.exists(), "needs Debian's python3-torch and models/plate-detector.onnx")
+class WideVehicleHeadTest(unittest.TestCase):
+    def test_a_wide_head_starts_as_the_narrow_one_learns_and_exports_wide(self):
+        import tempfile
+
+        from vigil_train.detector import PlateVehicleDetector, has_wide_head
+        from vigil_train.export import export
+        from vigil_train.train_vehicles import load_head_graph
+        from vigil_train.warm_start import load_vehicle_detector
+
+        torch.manual_seed(0)
+        x = torch.rand(2, 3, 384, 640)
+        narrow = load_vehicle_detector(MODEL, x)
+        wide = PlateVehicleDetector(wide_head=True)
+        load_head_graph(wide, MODEL, x)
+        self.assertFalse(narrow.vehicle.wide)
+        narrow.eval()
+        wide.eval()
+        with torch.no_grad():
+            for a, b in zip(narrow(x[:1]), wide(x[:1])):
+                self.assertLess(float((a - b).abs().max()), 1e-5)
+        # The new blocks start at zero but get gradients: a step moves them.
+        wide.freeze_plate()
+        wide.train()
+        opt = torch.optim.SGD([p for p in wide.vehicle.parameters()], lr=0.1)
+        heat = wide(x)[3]
+        heat.sigmoid().mean().backward()
+        far = wide.vehicle.far[1].body[3].weight.clone()
+        opt.step()
+        self.assertGreater(float((wide.vehicle.far[1].body[3].weight - far).abs().max()), 0)
+        self.assertTrue(has_wide_head(wide.state_dict()))
+        self.assertFalse(has_wide_head(narrow.state_dict()))
+        # Exported, it reads back as a wide head computing what the run computes.
+        with tempfile.TemporaryDirectory() as tmp:
+            checkpoint, out = Path(tmp) / "last.pt", Path(tmp) / "wide.onnx"
+            torch.save({"model": wide.state_dict()}, checkpoint)
+            export(checkpoint, out, kind="detector-vehicles")
+            back = load_vehicle_detector(out, x)
+        self.assertTrue(back.vehicle.wide)
+        wide.eval()
+        back.eval()
+        with torch.no_grad():
+            for a, b in zip(wide(x[:1])[3:], back(x[:1])[3:]):
+                self.assertLess(float((a - b).abs().max()), 1e-3)
+
+
 @unittest.skipUnless(torch, "needs Debian's python3-torch")
 class TiltedFramesTest(unittest.TestCase):
     def test_a_turned_frame_boxes_its_plate_around_the_turned_corners(self):

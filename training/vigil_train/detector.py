@@ -10,6 +10,7 @@ U-Net. Depthwise-separable blocks keep it small (0.2 M parameters).
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 IN_H, IN_W = 384, 640
@@ -130,31 +131,73 @@ class VehicleHead(nn.Module):
     coarse grid holds it; a dilated block widens the view so a car that fills the photo is seen
     whole. Trained on a frozen plate detector: the plate maps stay exactly what they were."""
 
-    def __init__(self, width: int = 96):
+    def __init__(self, width: int = 96, wide: bool = False):
         super().__init__()
         self.up = Up(160, 96, width)
+        # `wide`: the whole photo's mean features (a car that fills the frame looks like no part of
+        # one) and two wider dilated blocks, so each cell sees about the whole 640 x 384 canvas.
+        # Both start at zero, so a head widened from a narrow one first gives what it gave. Modules
+        # in the order they run, as warm_start.py reads a graph's convolutions.
+        self.wide = wide
+        if wide:
+            self.scene = zero_init(nn.Conv2d(160, width, 1))
         self.context = nn.Sequential(
             conv_bn(width, width, 3, groups=width), conv_bn(width, width, 1),
             nn.Conv2d(width, width, 3, 1, 2, dilation=2, groups=width, bias=False), nn.BatchNorm2d(width), nn.ReLU(inplace=True),
             conv_bn(width, width, 1))
+        if wide:
+            self.far = nn.Sequential(DilatedResidual(width, 4), DilatedResidual(width, 8))
         self.heatmap = nn.Conv2d(width, len(VEHICLE_CLASSES), 1)
         self.size = nn.Conv2d(width, 2, 1)
         self.offset = nn.Conv2d(width, 2, 1)
         nn.init.constant_(self.heatmap.bias, -4.6)
 
     def forward(self, f16: torch.Tensor, f32: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        p = self.context(self.up(f32, f16))
+        p = self.up(f32, f16)
+        if self.wide:
+            p = self.far(self.context(p + self.scene(F.adaptive_avg_pool2d(f32, 1))))
+        else:
+            p = self.context(p)
         return self.heatmap(p), self.size(p), self.offset(p)
+
+
+def zero_init(conv: nn.Conv2d) -> nn.Conv2d:
+    nn.init.zeros_(conv.weight)
+    if conv.bias is not None:
+        nn.init.zeros_(conv.bias)
+    return conv
+
+
+class DilatedResidual(nn.Module):
+    """A depthwise 3x3 at `dilation`, then pointwise, added to its input; the pointwise starts at
+    zero (the block starts as the identity)."""
+
+    def __init__(self, ch: int, dilation: int):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(ch, ch, 3, 1, dilation, dilation=dilation, groups=ch, bias=False), nn.BatchNorm2d(ch),
+                                  nn.ReLU(inplace=True), zero_init(nn.Conv2d(ch, ch, 1)))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.body(x)
+
+
+# The wide head's modules that a narrow head lacks.
+WIDE_ONLY = ("scene", "far")
+
+
+def has_wide_head(weights: dict) -> bool:
+    """Whether a PlateVehicleDetector's state dict holds the wide vehicle head (VehicleHead `wide`)."""
+    return any(k.startswith("vehicle.far.") for k in weights)
 
 
 class PlateVehicleDetector(nn.Module):
     """The plate detector with a vehicle head on its features: one pass finds both. Module order
     (plate, then vehicle) is the graph's order, as warm_start.py needs."""
 
-    def __init__(self):
+    def __init__(self, wide_head: bool = False):
         super().__init__()
         self.plate = PlateDetector()
-        self.vehicle = VehicleHead()
+        self.vehicle = VehicleHead(wide=wide_head)
         self.plate_frozen = False
 
     def freeze_plate(self) -> None:

@@ -19,12 +19,12 @@ import torch
 from torch.utils.data import DataLoader
 
 from .centernet import box_loss, focal_loss, validation_score
-from .detector import VEHICLE_STRIDE, DetectorExport, PlateVehicleDetector, PlateVehicleExport
+from .detector import VEHICLE_STRIDE, WIDE_ONLY, DetectorExport, PlateVehicleDetector, VehicleHead
 from .detector_data import iou
 from .model import parameter_count
 from .runs import Run, device_of, loader_options, run_arguments, schedule
 from .vehicle_data import VehicleFrame, VehicleStream, load_vehicle_frames, placed
-from .warm_start import load_onnx_weights
+from .warm_start import load_onnx_weights, load_vehicle_detector
 
 # Boxes of different classes on one vehicle (car and truck): the surer one stands, as the
 # server keeps it (SAME_VEHICLE_IOU in plate-detector-model.ts).
@@ -69,10 +69,26 @@ def evaluate(model: PlateVehicleDetector, frames: list[VehicleFrame], threshold:
     return {"recall": found / max(1, total), "class_agrees": same_class / max(1, found), "wrong_per_frame": wrong / max(1, len(frames))}
 
 
+def load_head(head: VehicleHead, weights: dict[str, torch.Tensor]) -> None:
+    """A head's weights into `head`; a narrow head's into a wide one leaves its new blocks at zero."""
+    missing, unexpected = head.load_state_dict(weights, strict=False)
+    if unexpected or (missing and not (head.wide and all(k.split(".")[0] in WIDE_ONLY for k in missing))):
+        raise SystemExit(f"the head does not fit: missing {missing}, unexpected {unexpected}")
+
+
+def load_head_graph(model: PlateVehicleDetector, graph: Path, calibration: torch.Tensor) -> None:
+    """The plate detector and head of an exported two-output model, narrow or wide, into `model`."""
+    found = load_vehicle_detector(graph, calibration)
+    model.plate.load_state_dict(found.plate.state_dict())
+    load_head(model.vehicle, found.vehicle.state_dict())
+
+
 def main() -> None:
     ap = run_arguments(__doc__, run="runs/vehicles", minutes=85, steps=2200, batch=12, lr=3e-3, warmup=100, seed=13)
     ap.add_argument("--init", type=Path, default=Path("../models/plate-detector.onnx"), help="the plate detector the head sits on (exported)")
     ap.add_argument("--init-head", type=Path, help="a fresh run starts its head from this checkpoint (a run's last.pt) or exported two-output model (../models/plate-detector.onnx)")
+    ap.add_argument("--wide-head", action="store_true",
+                    help="the wide head (detector.VehicleHead `wide`): the photo's mean features and wider dilated blocks; from a narrow --init-head, its new blocks start at zero")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -84,17 +100,17 @@ def main() -> None:
     print("training frames:", len(fit), "validation frames:", len(val),
           "sure vehicles:", json.dumps({"fit": sum(len(f.sure) for f in fit), "held": sum(len(f.sure) for f in val)}), flush=True)
 
-    model = PlateVehicleDetector()
+    model = PlateVehicleDetector(wide_head=args.wide_head)
     stream = DataLoader(VehicleStream(fit, args.seed * 100003), batch_size=args.batch, **loader_options(args.workers))
     if args.init_head and args.init_head.suffix == ".onnx":
         # An exported model with both outputs: the plate detector and its head, as shipped.
-        load_onnx_weights(model, args.init_head, next(iter(stream))[0], PlateVehicleExport, all_outputs=True)
+        load_head_graph(model, args.init_head, next(iter(stream))[0])
     else:
         load_onnx_weights(model.plate, args.init, next(iter(stream))[0], DetectorExport)
     model.freeze_plate()
     if args.init_head and args.init_head.suffix != ".onnx":
         head = {k[len("vehicle."):]: v for k, v in torch.load(args.init_head, map_location="cpu")["model"].items() if k.startswith("vehicle.")}
-        model.vehicle.load_state_dict(head)
+        load_head(model.vehicle, head)
         print(f"head from {args.init_head}", flush=True)
     opt = torch.optim.AdamW(model.vehicle.parameters(), lr=args.lr, weight_decay=1e-4)
     run = Run(Path(args.run), model, opt)

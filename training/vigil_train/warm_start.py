@@ -140,3 +140,18 @@ def _difference_from_graph(wrapped: nn.Module, path: Path, names: list[str], x: 
         # plate detector with a vehicle head is the head's.
         return float(np.abs(net.forward(names[0]) - wrapped(x).numpy()).max())
     return max(float(np.abs(g - t.numpy()).max()) for g, t in zip(net.forward(names), wrapped(x)))
+
+
+def load_vehicle_detector(graph: Path, calibration: torch.Tensor) -> nn.Module:
+    """An exported two-output plate detector (plate maps and vehicle head) as a
+    detector.PlateVehicleDetector, with the narrow or the wide head that the graph holds."""
+    from .detector import PlateVehicleDetector, PlateVehicleExport
+
+    for wide in (False, True):
+        model = PlateVehicleDetector(wide_head=wide)
+        try:
+            load_onnx_weights(model, graph, calibration, PlateVehicleExport, all_outputs=True)
+        except SystemExit:  # another number of convolutions: the other head
+            continue
+        return model
+    raise SystemExit(f"{graph}: neither a narrow nor a wide vehicle head")

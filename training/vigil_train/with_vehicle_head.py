@@ -16,16 +16,15 @@ from pathlib import Path
 
 import torch
 
-from .detector import ENCODER, PlateDetector, PlateVehicleDetector, PlateVehicleExport
+from .detector import ENCODER, PlateDetector, PlateVehicleDetector
 from .export import load_weights
-from .warm_start import load_onnx_weights
+from .warm_start import load_vehicle_detector
 
 
 def combined(plates: dict[str, torch.Tensor], head_model: Path, calibration: torch.Tensor) -> PlateVehicleDetector:
     """The two-output model of `head_model` with the plate decoder and head of `plates`; stops
     where `plates` changed the encoder the vehicle head reads."""
-    model = PlateVehicleDetector()
-    load_onnx_weights(model, head_model, calibration, PlateVehicleExport, all_outputs=True)
+    model = load_vehicle_detector(head_model, calibration)
     model.eval()
     own = model.plate.state_dict()
     with torch.no_grad():
