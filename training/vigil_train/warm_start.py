@@ -21,6 +21,7 @@ import torch
 from onnx import numpy_helper
 from torch import nn
 
+from .detector import PlateVehicleDetector, PlateVehicleExport
 from .model import width_of
 
 CONVS = (nn.Conv1d, nn.Conv2d)
@@ -142,11 +143,9 @@ def _difference_from_graph(wrapped: nn.Module, path: Path, names: list[str], x: 
     return max(float(np.abs(g - t.numpy()).max()) for g, t in zip(net.forward(names), wrapped(x)))
 
 
-def load_vehicle_detector(graph: Path, calibration: torch.Tensor) -> nn.Module:
-    """An exported two-output plate detector (plate maps and vehicle head) as a
-    detector.PlateVehicleDetector, with the narrow or the wide head that the graph holds."""
-    from .detector import PlateVehicleDetector, PlateVehicleExport
-
+def load_vehicle_detector(graph: Path, calibration: torch.Tensor) -> PlateVehicleDetector:
+    """An exported two-output plate detector (plate maps and vehicle head), with the narrow or
+    the wide head that the graph holds."""
     for wide in (False, True):
         model = PlateVehicleDetector(wide_head=wide)
         try:
