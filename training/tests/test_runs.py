@@ -66,7 +66,6 @@ class LowerPrecisionTest(unittest.TestCase):
             self.assertTrue(torch.allclose(fresh(x), model(x), atol=1e-4))
             self.assertLess(loss_of(batch).item(), before * 0.8)
 
-
     def test_a_step_with_a_non_finite_loss_is_skipped_and_the_run_goes_on(self):
         torch.manual_seed(7)
         model = torch.nn.Linear(3, 1)
@@ -88,6 +87,7 @@ class LowerPrecisionTest(unittest.TestCase):
         self.assertTrue(all(torch.isfinite(p).all() for p in model.parameters()))
         with torch.no_grad():
             self.assertTrue(torch.isfinite(((model(x) - y) ** 2).mean()))
+
 
 if __name__ == "__main__":
     unittest.main()

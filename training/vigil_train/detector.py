@@ -187,7 +187,7 @@ WIDE_ONLY = ("scene", "far")
 
 def has_wide_head(weights: dict) -> bool:
     """Whether a PlateVehicleDetector's state dict holds the wide vehicle head (VehicleHead `wide`)."""
-    return any(k.startswith("vehicle.far.") for k in weights)
+    return any(k.split(".")[:2] in (["vehicle", m] for m in WIDE_ONLY) for k in weights)
 
 
 class PlateVehicleDetector(nn.Module):

@@ -145,12 +145,11 @@ def _difference_from_graph(wrapped: nn.Module, path: Path, names: list[str], x: 
 
 def load_vehicle_detector(graph: Path, calibration: torch.Tensor) -> PlateVehicleDetector:
     """An exported two-output plate detector (plate maps and vehicle head), with the narrow or
-    the wide head that the graph holds."""
+    the wide head that the graph holds (told apart by their number of convolutions)."""
+    convs = len(_onnx_convs(onnx.load(str(graph)).graph, all_outputs=True))
     for wide in (False, True):
         model = PlateVehicleDetector(wide_head=wide)
-        try:
+        if len(_conv_norm_pairs(model)) == convs:
             load_onnx_weights(model, graph, calibration, PlateVehicleExport, all_outputs=True)
-        except SystemExit:  # another number of convolutions: the other head
-            continue
-        return model
-    raise SystemExit(f"{graph}: neither a narrow nor a wide vehicle head")
+            return model
+    raise SystemExit(f"{graph}: {convs} convolutions, neither a narrow nor a wide vehicle head")
